@@ -1,0 +1,51 @@
+#include "sim/link.h"
+
+#include <stdlib.h>
+
+int gm_link_init(gm_link *l, uint32_t cap, uint32_t latency,
+                 const gm_clock_domain *consumer)
+{
+    *l = (gm_link){0};
+    l->item = calloc(cap, sizeof *l->item);
+    l->ready = calloc(cap, sizeof *l->ready);
+    if (!l->item || !l->ready) {
+        gm_link_free(l);
+        return -1;
+    }
+    l->cap = cap;
+    l->latency = latency;
+    l->consumer = consumer;
+    l->last_pop_time = UINT64_MAX;
+    return 0;
+}
+
+void gm_link_free(gm_link *l)
+{
+    free(l->item);
+    free(l->ready);
+    l->item = 0;
+    l->ready = 0;
+}
+
+void gm_link_push(gm_link *l, void *it, gm_time now)
+{
+    uint32_t tail = (l->head + l->count) % l->cap;
+    l->item[tail] = it;
+    l->ready[tail] = gm_clock_edge_after(l->consumer, now, l->latency);
+    l->count++;
+    l->pushes++;
+}
+
+void *gm_link_pop(gm_link *l, gm_time now)
+{
+    void *it = l->item[l->head];
+    l->head = (l->head + 1) % l->cap;
+    l->count--;
+    if (l->last_pop_time == now) {
+        l->pops_at_last_time++;
+    } else {
+        l->last_pop_time = now;
+        l->pops_at_last_time = 1;
+    }
+    return it;
+}
