@@ -98,6 +98,9 @@ typedef struct gm_sim_cfg {
     uint64_t max_cycles;     /* core cycles; 0 = no limit */
     uint64_t watchdog_cycles;/* core cycles a request may wait before deadlock */
     uint64_t sample_cycles;  /* copies-per-line sampling interval, core cycles */
+    int64_t fault_stall_dram;/* fault injection: DRAM channel that never
+                                issues a command (-1 = none); for testing
+                                the deadlock watchdog */
 } gm_sim_cfg;
 
 typedef struct gm_config {

@@ -1,5 +1,6 @@
 #include "sim/link.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 int gm_link_init(gm_link *l, uint32_t cap, uint32_t latency,
@@ -29,6 +30,7 @@ void gm_link_free(gm_link *l)
 
 void gm_link_push(gm_link *l, void *it, gm_time now)
 {
+    assert(gm_link_can_push(l, now));
     uint32_t tail = (l->head + l->count) % l->cap;
     l->item[tail] = it;
     l->ready[tail] = gm_clock_edge_after(l->consumer, now, l->latency);

@@ -29,7 +29,6 @@ typedef struct gm_link {
     gm_time last_pop_time;
     uint32_t pops_at_last_time;
     uint64_t pushes;                  /* statistics */
-    uint64_t occupancy_sum;           /* sum over producer checks, for stats */
 } gm_link;
 
 /* cap >= 1, latency >= 1. Returns 0, or -1 when out of memory. */
@@ -49,6 +48,7 @@ static inline uint32_t gm_link_free_slots(const gm_link *l, gm_time now)
     return l->cap - l->count - hidden;
 }
 
+/* The caller must have checked gm_link_can_push at the same `now`. */
 void gm_link_push(gm_link *l, void *it, gm_time now);
 
 /* Head item if it is visible at `now`, else NULL. */

@@ -1,0 +1,104 @@
+/* gm_l1d: the private L1 data cache of a core (DC-L1 baseline).
+ *
+ * 128 B lines of 4 sectors, exact LRU, write-evict, no-write-allocate,
+ * allocate-on-fill, MSHRs with merging, a fixed hit latency and a data
+ * port of cfg->port_bytes bytes per cycle. Loads are cached; stores
+ * invalidate a hit line and go to L2; atomics and non-L1 requests bypass
+ * the cache. Full behaviour and statistics: docs/caches.md.
+ *
+ * Per core-clock edge the owner calls, in this order:
+ *   gm_l1d_tick(now)                 fills and acks in, misses out
+ *   gm_l1d_pop_done(now) until NULL  completed requests back to the core
+ *   gm_l1d_can_access / gm_l1d_access (at most one accepted access)
+ * The clock domain is taken from fill_in->consumer: fill_in is consumed by
+ * the L1, so its consumer domain is the L1's own. */
+#ifndef GM_CACHE_L1D_H
+#define GM_CACHE_L1D_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cache/mshr.h"
+#include "cache/residency.h"
+#include "cache/tag_array.h"
+#include "config/config.h"
+#include "sim/error.h"
+#include "sim/link.h"
+#include "sim/req.h"
+
+typedef struct gm_l1d_ports {
+    gm_link *miss_out;  /* to the request network; the L1 is the producer */
+    gm_link *fill_in;   /* replies: line fills, store ACKs, atomic/non-L1 data */
+} gm_l1d_ports;
+
+/* Why an access is refused (GPGPU-Sim's reservation-fail reasons). */
+typedef enum gm_l1d_fail {
+    GM_L1D_OK = 0,
+    GM_L1D_FAIL_PORT,       /* an access was already taken this cycle or the data port is busy */
+    GM_L1D_FAIL_MSHR,       /* load miss, no MSHR entry free */
+    GM_L1D_FAIL_MERGE,      /* load miss to a pending line whose merge list is full */
+    GM_L1D_FAIL_MISSQ,      /* the request needs the miss queue and it is full */
+    GM_L1D_FAIL_COUNT
+} gm_l1d_fail;
+
+typedef struct gm_l1d_stats {
+    uint64_t accesses[GM_REQ_KIND_COUNT]; /* accepted accesses by kind */
+    uint64_t sectors[GM_REQ_KIND_COUNT];  /* sectors of the accepted accesses */
+    uint64_t load_hits;
+    uint64_t load_misses;      /* primary misses: allocated an MSHR, fetched a line */
+    uint64_t mshr_merges;      /* load misses merged into a pending fetch (hit-reserved) */
+    uint64_t write_evicts;     /* stores that hit and invalidated the line */
+    uint64_t store_misses;     /* stores to absent lines (not allocated) */
+    uint64_t fills;            /* lines installed */
+    uint64_t evictions;        /* valid lines replaced by a fill */
+    uint64_t res_fail[GM_L1D_FAIL_COUNT]; /* refusals by reason (gm_l1d_count_refusal) */
+    uint64_t port_busy_cycles; /* data-port cycles used by hits and fills */
+    uint64_t fill_port_waits;  /* cycles a fill waited for the data port */
+    uint64_t miss_resident_elsewhere; /* primary misses whose line another L1 held */
+    uint64_t residency_errors; /* residency map could not grow (out of memory) */
+} gm_l1d_stats;
+
+typedef struct gm_l1d {
+    gm_cache_cfg cfg;
+    uint32_t id;
+    gm_residency *res;         /* shared with the other L1s; may be NULL */
+    gm_l1d_ports p;
+    const gm_clock_domain *dom;
+    gm_tag_array tags;
+    gm_mshr mshr;
+    gm_req **missq;            /* ring of cfg.miss_queue requests */
+    uint32_t missq_head, missq_count;
+    gm_req *hit_head, *hit_tail;   /* hits in the latency pipeline, by access time */
+    gm_req *done_head, *done_tail; /* completed by a fill or a reply */
+    uint32_t outstanding;      /* requests sent on miss_out, reply not yet back */
+    gm_time port_free_at;      /* first edge the data port is free */
+    gm_time last_access;       /* edge of the last accepted access */
+    uint32_t fill_busy;        /* data-port cycles of a line fill */
+    gm_l1d_stats stats;
+} gm_l1d;
+
+int gm_l1d_init(gm_l1d *c, const gm_cache_cfg *cfg, uint32_t id, gm_residency *res,
+                gm_error *err);
+void gm_l1d_free(gm_l1d *c);
+void gm_l1d_connect(gm_l1d *c, gm_l1d_ports ports);
+
+/* Why r would be refused at now, or GM_L1D_OK. Pure: counts nothing. */
+gm_l1d_fail gm_l1d_check(const gm_l1d *c, const gm_req *r, gm_time now);
+/* gm_l1d_check(...) == GM_L1D_OK. Counts nothing. */
+bool gm_l1d_can_access(const gm_l1d *c, const gm_req *r, gm_time now);
+/* Counts a refusal of r in stats.res_fail (call when can_access said no
+ * and the access is given up for this cycle). */
+void gm_l1d_count_refusal(gm_l1d *c, const gm_req *r, gm_time now);
+/* Accepts r; only after gm_l1d_can_access(c, r, now) returned true.
+ * r->addr, sectors, kind and src must be set. */
+void gm_l1d_access(gm_l1d *c, gm_req *r, gm_time now);
+/* check + access, or count the refusal. Returns whether r was accepted. */
+bool gm_l1d_try_access(gm_l1d *c, gm_req *r, gm_time now);
+
+void gm_l1d_tick(gm_l1d *c, gm_time now);
+/* Next request that is complete at now, or NULL. */
+gm_req *gm_l1d_pop_done(gm_l1d *c, gm_time now);
+/* Anything in flight: MSHRs, miss queue, hit pipeline, done list, replies. */
+bool gm_l1d_busy(const gm_l1d *c);
+
+#endif

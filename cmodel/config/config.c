@@ -1,0 +1,574 @@
+/* Loading, overriding, checking and writing a gm_config. Everything
+ * per-key comes from the table in config_keys.c; this file has no code for
+ * any particular key except the cross-key rules of gm_config_validate. */
+#include "config/config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config/config_keys.h"
+#include "dram/dram_timing.h"
+
+#define KIB 1024u
+#define MIB (1024u * 1024u)
+/* The model fixes 128 B lines (GM_LINE_BYTES of sim/req.h); the key
+ * exists so that configs state it and a future change has one place. */
+#define LINE_BYTES 128u
+
+void gm_config_defaults(gm_config *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < gm_config_nkeys; i++) {
+        const gm_config_key *k = &gm_config_keys[i];
+        if (k->source != GM_SRC_HYNIX)
+            gm_config_key_put(c, k, k->def);
+    }
+    gm_dram_timing_hynix_gddr5(&c->dram.t);
+}
+
+/* ---- values ---------------------------------------------------------- */
+
+static void enum_list(const gm_config_key *k, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; k->names[i] && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", k->names[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* "must be in lo..hi" or "must be one of a, b", for messages. */
+static void allowed_text(const gm_config_key *k, char *buf, size_t len)
+{
+    if (k->type == GM_KEY_ENUM) {
+        char names[128];
+        enum_list(k, names, sizeof names);
+        snprintf(buf, len, "must be one of %s", names);
+    } else {
+        char lo[GM_CONFIG_VALUE_LEN], hi[GM_CONFIG_VALUE_LEN];
+        snprintf(buf, len, "must be in %s..%s",
+                 gm_config_format_value(k, k->min, lo, sizeof lo),
+                 gm_config_format_value(k, k->max, hi, sizeof hi));
+    }
+}
+
+/* Reads the digits of an unsigned integer (decimal; hexadecimal after 0x
+ * when hex_ok). Returns 0, -1 if there is no digit, -2 on overflow; *end
+ * is the first character not read. */
+static int read_uint(const char *s, int hex_ok, uint64_t *v, const char **end)
+{
+    unsigned base = 10;
+    if (hex_ok && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    }
+    uint64_t x = 0;
+    int digits = 0, overflow = 0;
+    for (;; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9')
+            d = (unsigned)(*s - '0');
+        else if (base == 16 && *s >= 'a' && *s <= 'f')
+            d = (unsigned)(*s - 'a' + 10);
+        else if (base == 16 && *s >= 'A' && *s <= 'F')
+            d = (unsigned)(*s - 'A' + 10);
+        else
+            break;
+        if (x > (UINT64_MAX - d) / base)
+            overflow = 1;
+        else
+            x = x * base + d;
+        digits++;
+    }
+    *v = x;
+    *end = s;
+    return digits == 0 ? -1 : overflow ? -2 : 0;
+}
+
+static const struct {
+    const char *suffix;
+    uint64_t mult;
+} size_suffixes[] = {
+    { "", 1 }, { "B", 1 }, { "K", KIB }, { "KB", KIB }, { "M", MIB }, { "MB", MIB },
+};
+
+/* Parses text as a value of k. On failure returns -1 and puts the reason,
+ * without the location, in why. */
+static int parse_value(const gm_config_key *k, const char *text, uint64_t *out, char *why,
+                       size_t whylen)
+{
+    char allowed[160];
+    allowed_text(k, allowed, sizeof allowed);
+
+    if (k->type == GM_KEY_ENUM) {
+        for (size_t i = 0; k->names[i]; i++) {
+            if (strcmp(text, k->names[i]) == 0) {
+                *out = i;
+                return 0;
+            }
+        }
+        snprintf(why, whylen, "%s", allowed);
+        return -1;
+    }
+
+    uint64_t v;
+    const char *end;
+    int neg = k->type == GM_KEY_I64 && text[0] == '-';
+    int r = read_uint(text + neg, k->type != GM_KEY_SIZE, &v, &end);
+    if (r == -1) {
+        snprintf(why, whylen, "not a number (%s)", allowed);
+        return -1;
+    }
+    if (k->type == GM_KEY_SIZE) {
+        size_t i, n = sizeof size_suffixes / sizeof size_suffixes[0];
+        for (i = 0; i < n; i++)
+            if (strcasecmp(end, size_suffixes[i].suffix) == 0)
+                break;
+        if (i == n) {
+            snprintf(why, whylen, "bad size suffix \"%.16s\" (use bytes, K, KB, M or MB; %s)",
+                     end, allowed);
+            return -1;
+        }
+        if (r == 0 && v > UINT64_MAX / size_suffixes[i].mult)
+            r = -2;
+        else
+            v *= size_suffixes[i].mult;
+    } else if (*end != '\0') {
+        snprintf(why, whylen, "not a number (%s)", allowed);
+        return -1;
+    }
+    if (k->type == GM_KEY_I64 && r == 0) {
+        /* magnitude up to 2^63 - 1, or 2^63 when negative; unsigned
+         * negation gives the two's complement pattern */
+        if (v > (uint64_t)INT64_MAX + (uint64_t)neg)
+            r = -2;
+        else if (neg)
+            v = 0 - v;
+    }
+    if (r == -2 || !gm_config_key_allows(k, v)) {
+        snprintf(why, whylen, "%s", allowed);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Parses text and stores it in c; c is untouched on error. `where` is
+ * "file:line" or "-o". */
+static int apply(gm_config *c, const gm_config_key *k, const char *text, const char *where,
+                 gm_error *err)
+{
+    uint64_t v;
+    char why[256];
+    if (parse_value(k, text, &v, why, sizeof why) != 0)
+        return gm_fail(err, "%s: [%s] %s = %.80s: %s", where, k->section, k->name, text, why);
+    gm_config_key_put(c, k, v);
+    return 0;
+}
+
+static void section_list(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < gm_config_nsections && used < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+                         gm_config_sections[i].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static void key_list(const char *section, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < gm_config_nkeys && used < len; i++) {
+        const gm_config_key *k = &gm_config_keys[i];
+        if (strcmp(k->section, section) != 0)
+            continue;
+        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", k->name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+static int fail_unknown_section(gm_error *err, const char *where, const char *section)
+{
+    char list[128];
+    section_list(list, sizeof list);
+    return gm_fail(err, "%s: unknown section [%.40s] (sections: %s)", where, section, list);
+}
+
+static int fail_unknown(gm_error *err, const char *where, const char *section,
+                        const char *name)
+{
+    if (!gm_config_section_find(section))
+        return fail_unknown_section(err, where, section);
+    char list[320];
+    key_list(section, list, sizeof list);
+    return gm_fail(err, "%s: unknown key [%s] %.40s (keys of [%s]: %s)", where, section, name,
+                   section, list);
+}
+
+/* ---- INI files --------------------------------------------------------- */
+
+typedef struct load_state {
+    gm_config cfg;    /* work copy, committed only if the whole file is good */
+    const char *path;
+    FILE *f;
+    int line;         /* line last handed to inih, 1-based */
+    int failed_line;  /* 0, or the line of the error already in err */
+    int *set_on_line; /* per key: line that set it in this file, 0 = none */
+    gm_error *err;
+} load_state;
+
+static void where_text(const load_state *ld, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s:%d", ld->path, ld->line);
+}
+
+/* inih passes every key = value here. The line inih is processing is the
+ * line read_line returned last, as inih never reads ahead. */
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+    load_state *ld = user;
+    char where[300];
+    if (ld->failed_line)
+        return 0;
+    where_text(ld, where, sizeof where);
+    ld->failed_line = ld->line; /* cleared below once the key is applied */
+    if (section[0] == '\0') {
+        gm_fail(ld->err, "%s: %.40s = %.80s comes before any [section]", where, name, value);
+        return 0;
+    }
+    const gm_config_key *k = gm_config_key_find(section, name);
+    if (!k) {
+        fail_unknown(ld->err, where, section, name);
+        return 0;
+    }
+    size_t i = (size_t)(k - gm_config_keys);
+    if (ld->set_on_line[i]) {
+        gm_fail(ld->err, "%s: [%s] %s is set again (first on line %d)", where, k->section,
+                k->name, ld->set_on_line[i]);
+        return 0;
+    }
+    if (apply(&ld->cfg, k, value, where, ld->err) != 0)
+        return 0;
+    ld->set_on_line[i] = ld->line;
+    ld->failed_line = 0;
+    return 1;
+}
+
+/* Rejects a [section] line naming no known section, even if no key
+ * follows (inih calls on_key only for keys). Returns -1 on error. */
+static int check_section_line(load_state *ld, const char *line)
+{
+    const char *close = strchr(line + 1, ']');
+    if (!close)
+        return 0; /* inih reports the syntax error */
+    char name[64];
+    size_t n = (size_t)(close - (line + 1));
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, line + 1, n);
+    name[n] = '\0';
+    if (gm_config_section_find(name))
+        return 0;
+    char where[300];
+    where_text(ld, where, sizeof where);
+    ld->failed_line = ld->line;
+    return fail_unknown_section(ld->err, where, name);
+}
+
+/* The line reader given to inih: counts lines (so messages can name them
+ * whatever INI_HANDLER_LINENO the library was built with), refuses lines
+ * inih would silently split, and stops the parse at the first error. */
+static char *read_line(char *buf, int size, void *stream)
+{
+    load_state *ld = stream;
+    if (ld->failed_line || !fgets(buf, size, ld->f))
+        return NULL;
+    ld->line++;
+    size_t n = strlen(buf);
+    if (n > 0 && buf[n - 1] != '\n' && !feof(ld->f)) {
+        char where[300];
+        where_text(ld, where, sizeof where);
+        ld->failed_line = ld->line;
+        gm_fail(ld->err, "%s: line longer than %d characters", where, size - 2);
+        return NULL;
+    }
+    /* A UTF-8 byte order mark and leading blanks are dropped: inih would
+     * take an indented line as the continuation of the previous value,
+     * and gmsim has no multi-line values. */
+    size_t skip = 0;
+    if (ld->line == 1 && strncmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        skip = 3;
+    skip += strspn(buf + skip, " \t");
+    if (skip)
+        memmove(buf, buf + skip, n - skip + 1);
+    if (buf[0] == '[' && check_section_line(ld, buf) != 0)
+        return NULL;
+    return buf;
+}
+
+int gm_config_load_file(gm_config *c, const char *path, gm_error *err)
+{
+    load_state ld;
+    memset(&ld, 0, sizeof ld);
+    ld.cfg = *c;
+    ld.path = path;
+    ld.err = err;
+    ld.f = fopen(path, "r");
+    if (!ld.f)
+        return gm_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    ld.set_on_line = calloc(gm_config_nkeys, sizeof *ld.set_on_line);
+    if (!ld.set_on_line) {
+        fclose(ld.f);
+        return gm_fail(err, "%s: out of memory", path);
+    }
+
+    int r = ini_parse_stream(read_line, &ld, on_key, &ld);
+    int read_errno = ferror(ld.f) ? errno : 0;
+    fclose(ld.f);
+    free(ld.set_on_line);
+
+    /* inih keeps going after a syntax error, so an error of ours may come
+     * from a later line; report whichever is first. */
+    if (r > 0 && (!ld.failed_line || r < ld.failed_line))
+        return gm_fail(err, "%s:%d: syntax error: expected [section], key = value or a comment",
+                       path, r);
+    if (ld.failed_line)
+        return -1;
+    if (read_errno)
+        return gm_fail(err, "%s: read error: %s", path, strerror(read_errno));
+    if (r < 0)
+        return gm_fail(err, "%s: out of memory", path);
+    *c = ld.cfg;
+    return 0;
+}
+
+/* ---- -o overrides ------------------------------------------------------ */
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+int gm_config_set(gm_config *c, const char *assignment, gm_error *err)
+{
+    char buf[256];
+    if (strlen(assignment) >= sizeof buf)
+        return gm_fail(err, "-o: \"%.60s...\" is too long", assignment);
+    strcpy(buf, assignment);
+    char *eq = strchr(buf, '=');
+    char *dot = eq ? memchr(buf, '.', (size_t)(eq - buf)) : NULL;
+    if (!eq || !dot)
+        return gm_fail(err, "-o: \"%s\" is not section.key=value (e.g. l1.size=32K)",
+                       assignment);
+    *eq = '\0';
+    *dot = '\0';
+    const char *section = trim(buf), *name = trim(dot + 1), *value = trim(eq + 1);
+    const gm_config_key *k = gm_config_key_find(section, name);
+    if (!k)
+        return fail_unknown(err, "-o", section, name);
+    return apply(c, k, value, "-o", err);
+}
+
+/* ---- cross-key rules ----------------------------------------------------- */
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static int check_ranges(const gm_config *c, gm_error *err)
+{
+    for (size_t i = 0; i < gm_config_nkeys; i++) {
+        const gm_config_key *k = &gm_config_keys[i];
+        uint64_t v = gm_config_key_get(c, k);
+        if (!gm_config_key_allows(k, v)) {
+            char allowed[160], text[GM_CONFIG_VALUE_LEN];
+            allowed_text(k, allowed, sizeof allowed);
+            /* an enum out of range has no name: show the number */
+            if (k->type == GM_KEY_ENUM)
+                snprintf(text, sizeof text, "%" PRIu64, v);
+            else
+                gm_config_format_value(k, v, text, sizeof text);
+            return gm_fail(err, "[%s] %s = %s: %s", k->section, k->name, text, allowed);
+        }
+    }
+    return 0;
+}
+
+static int check_cache(const gm_cache_cfg *cc, const char *sec, gm_error *err)
+{
+    if (cc->line_bytes != LINE_BYTES)
+        return gm_fail(err, "[%s] line = %u: must be %u (the model fixes %u B lines)", sec,
+                       cc->line_bytes, LINE_BYTES, LINE_BYTES);
+    uint64_t way_set = (uint64_t)cc->line_bytes * cc->assoc;
+    if (cc->size_bytes % way_set != 0)
+        return gm_fail(err,
+                       "[%s] size = %u is not a multiple of [%s] line * [%s] assoc = %" PRIu64
+                       " (a whole number of sets)",
+                       sec, cc->size_bytes, sec, sec, way_set);
+    return 0;
+}
+
+static int check_core(const gm_core_cfg *k, gm_error *err)
+{
+    if (k->num_cores % k->clusters != 0)
+        return gm_fail(err, "[core] num_cores = %u is not a multiple of [core] clusters = %u",
+                       k->num_cores, k->clusters);
+    if (k->max_ctas > k->max_warps)
+        return gm_fail(err,
+                       "[core] max_ctas = %u exceeds [core] max_warps = %u (every CTA needs "
+                       "at least one warp slot)",
+                       k->max_ctas, k->max_warps);
+    if (k->schedulers > k->max_warps)
+        return gm_fail(err,
+                       "[core] schedulers = %u exceeds [core] max_warps = %u (a scheduler "
+                       "would have no warp)",
+                       k->schedulers, k->max_warps);
+    if (k->cta_policy == GM_CTA_BLOCK && k->cta_block > k->max_ctas)
+        return gm_fail(err,
+                       "[core] cta_block = %u exceeds [core] max_ctas = %u under "
+                       "[core] cta_policy = block",
+                       k->cta_block, k->max_ctas);
+    return 0;
+}
+
+static int check_dram(const gm_config *c, gm_error *err)
+{
+    const gm_dram_cfg *d = &c->dram;
+    const gm_dram_timing *t = &d->t;
+    if (c->l2.slices % d->channels != 0)
+        return gm_fail(err, "[l2] slices = %u is not a multiple of [dram] channels = %u",
+                       c->l2.slices, d->channels);
+    if (d->banks % d->bank_groups != 0)
+        return gm_fail(err, "[dram] banks = %u is not a multiple of [dram] bank_groups = %u",
+                       d->banks, d->bank_groups);
+    if (c->l2.cache.line_bytes % d->atom_bytes != 0)
+        return gm_fail(err,
+                       "[l2] line = %u is not a multiple of [dram] atom_bytes = %u (a line "
+                       "moves in whole column commands)",
+                       c->l2.cache.line_bytes, d->atom_bytes);
+    if (d->row_bytes % d->atom_bytes != 0)
+        return gm_fail(err, "[dram] row_bytes = %u is not a multiple of [dram] atom_bytes = %u",
+                       d->row_bytes, d->atom_bytes);
+    if (d->partition_bytes % c->l2.cache.line_bytes != 0)
+        return gm_fail(err, "[dram] partition_bytes = %u is not a multiple of [l2] line = %u",
+                       d->partition_bytes, c->l2.cache.line_bytes);
+    if ((uint64_t)t->tRC < (uint64_t)t->tRAS + t->tRP)
+        return gm_fail(err, "[dram] tRC = %u is less than [dram] tRAS + [dram] tRP = %u + %u",
+                       t->tRC, t->tRAS, t->tRP);
+    if (t->tRAS < t->tRCD)
+        return gm_fail(err, "[dram] tRAS = %u is less than [dram] tRCD = %u", t->tRAS, t->tRCD);
+    if (t->tCCDL < t->tCCDS)
+        return gm_fail(err, "[dram] tCCDL = %u is less than [dram] tCCDS = %u", t->tCCDL,
+                       t->tCCDS);
+    if (t->tRRDL < t->tRRDS)
+        return gm_fail(err, "[dram] tRRDL = %u is less than [dram] tRRDS = %u", t->tRRDL,
+                       t->tRRDS);
+    if (t->tWTRL < t->tWTRS)
+        return gm_fail(err, "[dram] tWTRL = %u is less than [dram] tWTRS = %u", t->tWTRL,
+                       t->tWTRS);
+    if (t->tREFI != 0 && t->tREFI <= t->tRFC)
+        return gm_fail(err,
+                       "[dram] tREFI = %u is not greater than [dram] tRFC = %u (the channel "
+                       "would never leave refresh; tREFI = 0 disables refresh)",
+                       t->tREFI, t->tRFC);
+    return 0;
+}
+
+static int check_sim(const gm_config *c, gm_error *err)
+{
+    if (c->sim.fault_stall_dram >= (int64_t)c->dram.channels)
+        return gm_fail(err,
+                       "[sim] fault_stall_dram = %" PRId64 " is not a channel of "
+                       "[dram] channels = %u (-1 = no fault)",
+                       c->sim.fault_stall_dram, c->dram.channels);
+    return 0;
+}
+
+/* The global time base is the lcm of the domain frequencies and must fit
+ * in 32 bits (sim/clock.c). Designs that add domains (e.g. a boosted
+ * NoC) are checked again by gm_clock_finalize. */
+static int check_clocks(const gm_config *c, gm_error *err)
+{
+    const uint32_t f[4] = { c->core.clock_mhz, c->noc.clock_mhz, c->l2.clock_mhz,
+                            c->dram.clock_mhz };
+    uint64_t l = 1;
+    for (int i = 0; i < 4; i++) {
+        l = l / gcd_u64(l, f[i]) * f[i];
+        if (l > (UINT64_C(1) << 32))
+            return gm_fail(err,
+                           "[core] clock_mhz = %u, [noc] clock_mhz = %u, [l2] clock_mhz = %u "
+                           "and [dram] clock_mhz = %u have a least common multiple above 2^32; "
+                           "choose frequencies with more common factors",
+                           f[0], f[1], f[2], f[3]);
+    }
+    return 0;
+}
+
+int gm_config_validate(const gm_config *c, gm_error *err)
+{
+    if (check_ranges(c, err) || check_core(&c->core, err) || check_cache(&c->l1, "l1", err) ||
+        check_cache(&c->l2.cache, "l2", err) || check_dram(c, err) || check_clocks(c, err) ||
+        check_sim(c, err))
+        return -1;
+    return 0;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+int gm_config_write_ini(const gm_config *c, FILE *f)
+{
+    const char *section = NULL;
+    fputs("; gmsim configuration (every key; see docs/config.md)\n", f);
+    for (size_t i = 0; i < gm_config_nkeys; i++) {
+        const gm_config_key *k = &gm_config_keys[i];
+        char v[GM_CONFIG_VALUE_LEN];
+        if (!section || strcmp(section, k->section) != 0) {
+            fprintf(f, "\n[%s]\n", k->section);
+            section = k->section;
+        }
+        fprintf(f, "%s = %s\n", k->name,
+                gm_config_format_value(k, gm_config_key_get(c, k), v, sizeof v));
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+char *gm_config_to_ini(const gm_config *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    int r = gm_config_write_ini(c, f);
+    if (fclose(f) != 0 || r != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}

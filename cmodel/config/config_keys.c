@@ -1,0 +1,298 @@
+/* The key table. Every default marked GM_SRC_TABLE2 is read from the DC-L1
+ * seed's Table II; GM_SRC_ASSUMED defaults fill what the table leaves out
+ * (GPGPU-Sim-like values, see docs/config.md). Ranges are what the model
+ * can represent, not what is sensible: cross-key rules live in
+ * gm_config_validate. */
+#include "config/config_keys.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* offsetof(gm_config, f), plus a term that is always 0 but does not
+ * compile when the field's width differs from the row type's width. */
+#define FIELD(f, width) \
+    (offsetof(gm_config, f) + 0 * sizeof(char[sizeof(((gm_config *)0)->f) == (width) ? 1 : -1]))
+
+#define U32(sec, f, key, def, lo, hi, src, unit, doc) \
+    { sec, key, GM_KEY_U32, FIELD(f, 4), def, lo, hi, NULL, src, unit, doc }
+#define U64(sec, f, key, def, lo, hi, src, unit, doc) \
+    { sec, key, GM_KEY_U64, FIELD(f, 8), def, lo, hi, NULL, src, unit, doc }
+#define I64(sec, f, key, def, lo, hi, src, unit, doc) \
+    { sec, key, GM_KEY_I64, FIELD(f, 8), (uint64_t)(int64_t)(def), (uint64_t)(int64_t)(lo), \
+      (uint64_t)(int64_t)(hi), NULL, src, unit, doc }
+#define SIZE(sec, f, key, def, lo, hi, src, doc) \
+    { sec, key, GM_KEY_SIZE, FIELD(f, 4), def, lo, hi, NULL, src, "bytes", doc }
+#define ENUM(sec, f, key, def, names, src, doc) \
+    { sec, key, GM_KEY_ENUM, FIELD(f, 4), def, 0, 0, names, src, "", doc }
+#define TIMING(f, key, lo, hi, doc) \
+    { "dram", key, GM_KEY_U32, FIELD(dram.t.f, 4), 0, lo, hi, NULL, GM_SRC_HYNIX, \
+      "DRAM cycles", doc }
+
+#define K 1024u
+#define M (1024u * 1024u)
+#define T2 GM_SRC_TABLE2
+#define AS GM_SRC_ASSUMED
+#define RUN GM_SRC_RUN
+
+/* Index order must match the gm_warp_sched, gm_cta_policy and
+ * gm_dram_sched enums of config.h. */
+static const char *const warp_sched_names[] = { "gto", "lrr", NULL };
+static const char *const cta_policy_names[] = { "rr", "block", "distributed", NULL };
+static const char *const dram_sched_names[] = { "frfcfs", "fcfs", NULL };
+
+const gm_config_section gm_config_sections[] = {
+    { "core", "Lite SIMT cores: warps, warp schedulers, CTA placement and compute "
+              "latencies. Latencies are in core clock cycles." },
+    { "l1", "Per-core L1 data cache (write-evict, no-write-allocate). Latency in core "
+            "clock cycles." },
+    { "noc", "Request and reply networks between the cores and the L2 slices (one "
+             "crossbar each, iSLIP allocation)." },
+    { "l2", "Address-sliced L2 (write-back). Size, MSHRs and queues are per slice; "
+            "latency in L2 clock cycles." },
+    { "dram", "GDDR5 memory: one controller per channel. Timings are in DRAM command "
+              "clock cycles." },
+    { "sim", "Run control. Cycle counts are core clock cycles." },
+};
+const size_t gm_config_nsections = sizeof gm_config_sections / sizeof gm_config_sections[0];
+
+const gm_config_key gm_config_keys[] = {
+    U32("core", core.num_cores, "num_cores", 80, 1, 1024, T2, "cores",
+        "Cores (CUs) in the GPU."),
+    U32("core", core.clusters, "clusters", 80, 1, 1024, AS, "clusters",
+        "Core clusters for CTA scheduling; num_cores must be a multiple."),
+    U32("core", core.clock_mhz, "clock_mhz", 1400, 1, 100000, T2, "MHz",
+        "Core clock."),
+    U32("core", core.max_warps, "max_warps", 48, 1, 64, T2, "warps",
+        "Warp slots per core (32 threads each)."),
+    U32("core", core.max_ctas, "max_ctas", 8, 1, 64, AS, "CTAs",
+        "Resident CTAs per core."),
+    U32("core", core.schedulers, "schedulers", 2, 1, 8, AS, "schedulers",
+        "Warp schedulers per core; each issues one instruction per cycle."),
+    ENUM("core", core.warp_sched, "warp_sched", GM_SCHED_GTO, warp_sched_names, AS,
+         "Warp scheduling: greedy-then-oldest or loose round robin."),
+    ENUM("core", core.cta_policy, "cta_policy", GM_CTA_RR, cta_policy_names, AS,
+         "CTA placement: round robin over clusters then cores; cta_block CTAs per "
+         "core; or a contiguous CTA range per cluster."),
+    U32("core", core.cta_block, "cta_block", 2, 1, 64, AS, "CTAs",
+        "CTAs given to one core at a time under cta_policy = block."),
+    U32("core", core.ldst_queue, "ldst_queue", 4, 1, 1024, AS, "instructions",
+        "Memory instructions waiting for the coalescer."),
+    U32("core", core.lat_alu, "lat_alu", 4, 1, 4096, AS, "core cycles",
+        "Latency of integer and single-precision instructions."),
+    U32("core", core.lat_sfu, "lat_sfu", 20, 1, 4096, AS, "core cycles",
+        "Latency of special-function instructions."),
+    U32("core", core.lat_dp, "lat_dp", 8, 1, 4096, AS, "core cycles",
+        "Latency of double-precision instructions."),
+    U32("core", core.lat_branch, "lat_branch", 4, 1, 4096, AS, "core cycles",
+        "Latency of branch instructions."),
+    U32("core", core.lat_shared, "lat_shared", 24, 1, 4096, AS, "core cycles",
+        "Latency of a shared-memory (scratchpad) access."),
+    U32("core", core.lat_const, "lat_const", 8, 1, 4096, AS, "core cycles",
+        "Latency of a constant-cache hit."),
+
+    SIZE("l1", l1.size_bytes, "size", 16 * K, 128, 256 * M, T2,
+         "Capacity of one L1; a multiple of line * assoc."),
+    U32("l1", l1.assoc, "assoc", 4, 1, 64, T2, "ways",
+        "Associativity."),
+    SIZE("l1", l1.line_bytes, "line", 128, 32, 4096, T2,
+         "Line size; the model requires 128."),
+    U32("l1", l1.latency, "latency", 28, 0, 4096, T2, "core cycles",
+        "Hit latency."),
+    U32("l1", l1.mshr_entries, "mshr_entries", 32, 1, 4096, AS, "entries",
+        "Miss status holding registers (outstanding missed lines)."),
+    U32("l1", l1.mshr_merge, "mshr_merge", 8, 1, 1024, AS, "requests",
+        "Requests merged into one MSHR entry."),
+    U32("l1", l1.miss_queue, "miss_queue", 8, 1, 1024, AS, "requests",
+        "Misses waiting to enter the request network."),
+    SIZE("l1", l1.port_bytes, "port_bytes", 128, 4, 4096, AS,
+         "Data port width per core cycle."),
+
+    U32("noc", noc.clock_mhz, "clock_mhz", 700, 1, 100000, T2, "MHz",
+        "Interconnect clock."),
+    SIZE("noc", noc.flit_bytes, "flit_bytes", 32, 4, 4096, T2,
+         "Flit size (link width per NoC cycle)."),
+    U32("noc", noc.vcs, "vcs", 4, 1, 64, T2, "VCs",
+        "Virtual channels per port."),
+    U32("noc", noc.vc_depth, "vc_depth", 4, 1, 1024, T2, "flits",
+        "Buffer depth of one virtual channel."),
+    SIZE("noc", noc.header_bytes, "header_bytes", 8, 0, 4096, AS,
+         "Control bytes added to every packet."),
+    U32("noc", noc.router_stages, "router_stages", 2, 1, 16, AS, "stages",
+        "Router pipeline depth (GPGPU-Sim: VC then switch allocation, 1 cycle each)."),
+    U32("noc", noc.islip_iters, "islip_iters", 1, 1, 16, AS, "iterations",
+        "iSLIP iterations per VC and switch allocation."),
+    U32("noc", noc.inject_queue, "inject_queue", 8, 1, 1024, AS, "packets",
+        "Packets waiting in a network interface to be injected."),
+    U32("noc", noc.eject_queue, "eject_queue", 8, 1, 1024, AS, "packets",
+        "Reassembled packets waiting at a network output."),
+
+    U32("l2", l2.slices, "slices", 32, 1, 1024, T2, "slices",
+        "L2 slices; a multiple of dram channels."),
+    U32("l2", l2.clock_mhz, "clock_mhz", 700, 1, 100000, AS, "MHz",
+        "L2 clock (Table II gives none; same as the interconnect)."),
+    SIZE("l2", l2.cache.size_bytes, "size", 128 * K, 128, 256 * M, T2,
+         "Capacity of one slice; a multiple of line * assoc."),
+    U32("l2", l2.cache.assoc, "assoc", 8, 1, 64, T2, "ways",
+        "Associativity."),
+    SIZE("l2", l2.cache.line_bytes, "line", 128, 32, 4096, T2,
+         "Line size; the model requires 128."),
+    U32("l2", l2.cache.latency, "latency", 120, 0, 4096, T2, "L2 cycles",
+        "Hit latency."),
+    U32("l2", l2.cache.mshr_entries, "mshr_entries", 64, 1, 4096, AS, "entries",
+        "Miss status holding registers per slice."),
+    U32("l2", l2.cache.mshr_merge, "mshr_merge", 8, 1, 1024, AS, "requests",
+        "Requests merged into one MSHR entry."),
+    U32("l2", l2.cache.miss_queue, "miss_queue", 8, 1, 1024, AS, "requests",
+        "Misses waiting to be sent to DRAM."),
+    SIZE("l2", l2.cache.port_bytes, "port_bytes", 128, 4, 4096, AS,
+         "Data port width per L2 cycle."),
+    U32("l2", l2.in_queue, "in_queue", 16, 1, 1024, AS, "requests",
+        "Requests from the network waiting for the slice."),
+    U32("l2", l2.out_queue, "out_queue", 16, 1, 1024, AS, "replies",
+        "Replies waiting for the reply network."),
+    U32("l2", l2.dram_queue, "dram_queue", 16, 1, 1024, AS, "requests",
+        "Misses and write-backs waiting for the DRAM controller."),
+
+    U32("dram", dram.channels, "channels", 16, 1, 256, T2, "channels",
+        "Memory channels, one controller each."),
+    U32("dram", dram.clock_mhz, "clock_mhz", 924, 1, 100000, T2, "MHz",
+        "DRAM command clock."),
+    U32("dram", dram.banks, "banks", 16, 1, 64, T2, "banks",
+        "Banks per channel; a multiple of bank_groups."),
+    U32("dram", dram.bank_groups, "bank_groups", 4, 1, 16, T2, "groups",
+        "Bank groups per channel."),
+    SIZE("dram", dram.atom_bytes, "atom_bytes", 64, 1, 4096, AS,
+         "Bytes moved by one column command; divides the L2 line."),
+    SIZE("dram", dram.row_bytes, "row_bytes", 4 * K, 64, 1 * M, AS,
+         "Row (page) size of a channel; a multiple of atom_bytes."),
+    U32("dram", dram.queue, "queue", 32, 1, 4096, AS, "requests",
+        "Controller request queue entries."),
+    ENUM("dram", dram.sched, "sched", GM_DRAM_FRFCFS, dram_sched_names, T2,
+         "Controller scheduling: first-ready first-come-first-served, or plain FCFS."),
+    SIZE("dram", dram.partition_bytes, "partition_bytes", 256, 32, 16 * M, T2,
+         "Chunk of the linear address space given to one channel before moving to the "
+         "next; a multiple of the L2 line."),
+    TIMING(tRCD, "tRCD", 0, 65535, "Activate to column command, same bank."),
+    TIMING(tRP, "tRP", 0, 65535, "Precharge to activate, same bank."),
+    TIMING(tRAS, "tRAS", 0, 65535, "Activate to precharge, same bank."),
+    TIMING(tRC, "tRC", 0, 65535, "Activate to activate, same bank; at least tRAS + tRP."),
+    TIMING(tCL, "tCL", 0, 65535, "Read command to first data (CAS latency)."),
+    TIMING(tWL, "tWL", 0, 65535, "Write command to first data (write latency)."),
+    TIMING(tCCDS, "tCCDS", 0, 65535, "Column to column, different bank groups."),
+    TIMING(tCCDL, "tCCDL", 0, 65535, "Column to column, same bank group."),
+    TIMING(tRRDS, "tRRDS", 0, 65535, "Activate to activate, different bank groups."),
+    TIMING(tRRDL, "tRRDL", 0, 65535, "Activate to activate, same bank group."),
+    TIMING(tFAW, "tFAW", 0, 65535, "Window holding at most four activates."),
+    TIMING(tWTRS, "tWTRS", 0, 65535, "End of write data to read, different bank groups."),
+    TIMING(tWTRL, "tWTRL", 0, 65535, "End of write data to read, same bank group."),
+    TIMING(tRTW, "tRTW", 0, 65535, "Read to write command (bus turnaround)."),
+    TIMING(tWR, "tWR", 0, 65535, "End of write data to precharge (write recovery)."),
+    TIMING(tRTP, "tRTP", 0, 65535, "Read to precharge."),
+    TIMING(tREFI, "tREFI", 0, 1000000, "Refresh interval; 0 disables refresh."),
+    TIMING(tRFC, "tRFC", 0, 65535, "Refresh to activate (refresh cycle time)."),
+    TIMING(tBURST, "tBURST", 1, 64, "Data-bus cycles of one column command."),
+
+    U64("sim", sim.seed, "seed", 1, 0, UINT64_MAX, RUN, "",
+        "Seed of every pseudo-random generator of the run."),
+    U64("sim", sim.max_cycles, "max_cycles", 0, 0, UINT64_MAX, RUN, "core cycles",
+        "Stop after this many cycles; 0 = no limit."),
+    U64("sim", sim.watchdog_cycles, "watchdog_cycles", 100000, 1, UINT64_MAX, RUN,
+        "core cycles", "A request waiting longer than this is reported as a deadlock."),
+    U64("sim", sim.sample_cycles, "sample_cycles", 10000, 1, UINT64_MAX, RUN,
+        "core cycles", "Interval of the copies-per-line sampling."),
+    I64("sim", sim.fault_stall_dram, "fault_stall_dram", -1, -1, 255, RUN, "channel",
+        "Fault injection for testing the deadlock watchdog: this DRAM channel never "
+        "issues a command; -1 = none."),
+};
+const size_t gm_config_nkeys = sizeof gm_config_keys / sizeof gm_config_keys[0];
+
+const gm_config_section *gm_config_section_find(const char *section)
+{
+    for (size_t i = 0; i < gm_config_nsections; i++)
+        if (strcmp(gm_config_sections[i].name, section) == 0)
+            return &gm_config_sections[i];
+    return NULL;
+}
+
+const gm_config_key *gm_config_key_find(const char *section, const char *name)
+{
+    for (size_t i = 0; i < gm_config_nkeys; i++) {
+        const gm_config_key *k = &gm_config_keys[i];
+        if (strcmp(k->section, section) == 0 && strcmp(k->name, name) == 0)
+            return k;
+    }
+    return NULL;
+}
+
+static int is_wide(const gm_config_key *k)
+{
+    return k->type == GM_KEY_U64 || k->type == GM_KEY_I64;
+}
+
+static int64_t as_signed(uint64_t v)
+{
+    int64_t s;
+    memcpy(&s, &v, sizeof s);
+    return s;
+}
+
+uint64_t gm_config_key_get(const gm_config *c, const gm_config_key *k)
+{
+    const unsigned char *p = (const unsigned char *)c + k->offset;
+    if (is_wide(k)) {
+        uint64_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+void gm_config_key_put(gm_config *c, const gm_config_key *k, uint64_t v)
+{
+    unsigned char *p = (unsigned char *)c + k->offset;
+    if (is_wide(k)) {
+        memcpy(p, &v, sizeof v);
+    } else {
+        uint32_t v32 = (uint32_t)v;
+        memcpy(p, &v32, sizeof v32);
+    }
+}
+
+int gm_config_key_cmp(const gm_config_key *k, uint64_t a, uint64_t b)
+{
+    if (k->type == GM_KEY_I64)
+        return (as_signed(a) > as_signed(b)) - (as_signed(a) < as_signed(b));
+    return (a > b) - (a < b);
+}
+
+int gm_config_key_allows(const gm_config_key *k, uint64_t v)
+{
+    if (k->type == GM_KEY_ENUM) {
+        for (uint64_t i = 0; k->names[i]; i++)
+            if (i == v)
+                return 1;
+        return 0;
+    }
+    return gm_config_key_cmp(k, v, k->min) >= 0 && gm_config_key_cmp(k, v, k->max) <= 0;
+}
+
+char *gm_config_format_value(const gm_config_key *k, uint64_t v, char *buf, size_t len)
+{
+    if (k->type == GM_KEY_ENUM) {
+        size_t n = 0;
+        while (k->names[n])
+            n++;
+        snprintf(buf, len, "%s", v < n ? k->names[v] : "?");
+    } else if (k->type == GM_KEY_SIZE && v != 0 && v % M == 0) {
+        snprintf(buf, len, "%" PRIu64 "M", v / M);
+    } else if (k->type == GM_KEY_SIZE && v != 0 && v % K == 0) {
+        snprintf(buf, len, "%" PRIu64 "K", v / K);
+    } else if (k->type == GM_KEY_I64) {
+        snprintf(buf, len, "%" PRId64, as_signed(v));
+    } else {
+        snprintf(buf, len, "%" PRIu64, v);
+    }
+    return buf;
+}

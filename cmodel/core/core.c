@@ -1,0 +1,450 @@
+#include "core/core.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RECS_PER_WARP 8
+
+/* ---- scoreboard ---------------------------------------------------- */
+
+static bool reg_pending_mem(const gm_warp *w, uint8_t r)
+{
+    return r != GM_REG_NONE && (w->pending[r >> 6] >> (r & 63)) & 1;
+}
+
+static void reg_set_pending(gm_warp *w, uint8_t r)
+{
+    if (r != GM_REG_NONE)
+        w->pending[r >> 6] |= 1ULL << (r & 63);
+}
+
+static void reg_clear_pending(gm_warp *w, uint8_t r)
+{
+    if (r != GM_REG_NONE)
+        w->pending[r >> 6] &= ~(1ULL << (r & 63));
+}
+
+/* Drops compute results that have been written by `cycle`. */
+static void retire_compute(gm_warp *w, uint64_t cycle)
+{
+    uint8_t n = 0;
+    for (uint8_t i = 0; i < w->ncompute; i++)
+        if (w->compute[i].ready > cycle)
+            w->compute[n++] = w->compute[i];
+    w->ncompute = n;
+}
+
+static bool reg_busy(const gm_warp *w, uint8_t r)
+{
+    if (r == GM_REG_NONE)
+        return false;
+    if (reg_pending_mem(w, r))
+        return true;
+    for (uint8_t i = 0; i < w->ncompute; i++)
+        if (w->compute[i].reg == r)
+            return true;
+    return false;
+}
+
+/* An instruction may issue when none of its sources is being written and
+ * its destination has no write in flight (no WAW reordering). */
+static bool inst_deps_ready(const gm_warp *w, const gm_inst *in)
+{
+    for (int i = 0; i < GM_MAX_SRC; i++)
+        if (reg_busy(w, in->src[i]))
+            return false;
+    return !reg_busy(w, in->dst);
+}
+
+/* ---- instruction classes ------------------------------------------- */
+
+static bool op_is_memory(uint8_t op)
+{
+    switch (op) {
+    case GM_OP_GLOBAL_LD: case GM_OP_GLOBAL_ST: case GM_OP_ATOMIC:
+    case GM_OP_LOCAL_LD: case GM_OP_LOCAL_ST: case GM_OP_TEX_LD:
+    case GM_OP_CONST_LD:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static uint8_t op_req_kind(uint8_t op)
+{
+    switch (op) {
+    case GM_OP_GLOBAL_ST: case GM_OP_LOCAL_ST: return GM_REQ_STORE;
+    case GM_OP_ATOMIC: return GM_REQ_ATOMIC;
+    case GM_OP_TEX_LD: case GM_OP_CONST_LD: return GM_REQ_NONL1;
+    default: return GM_REQ_LOAD;
+    }
+}
+
+static uint32_t op_latency(const gm_core_cfg *cfg, uint8_t op)
+{
+    switch (op) {
+    case GM_OP_SFU: return cfg->lat_sfu;
+    case GM_OP_DP: return cfg->lat_dp;
+    case GM_OP_BRANCH: return cfg->lat_branch;
+    case GM_OP_SHARED_LD: case GM_OP_SHARED_ST: return cfg->lat_shared;
+    default: return cfg->lat_alu;
+    }
+}
+
+/* ---- init ----------------------------------------------------------- */
+
+int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
+                 const gm_addr_map *amap, gm_req_pool *pool, gm_residency *res,
+                 gm_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->id = id;
+    c->cfg = &cfg->core;
+    c->amap = amap;
+    c->pool = pool;
+    if (cfg->core.max_warps > GM_CORE_MAX_WARPS)
+        return gm_fail(err, "[core] max_warps = %u: this build supports at most %d",
+                       cfg->core.max_warps, GM_CORE_MAX_WARPS);
+    if (cfg->core.max_ctas > GM_CORE_MAX_CTAS)
+        return gm_fail(err, "[core] max_ctas = %u: this build supports at most %d",
+                       cfg->core.max_ctas, GM_CORE_MAX_CTAS);
+    if (cfg->core.schedulers > 8)
+        return gm_fail(err, "[core] schedulers = %u: at most 8", cfg->core.schedulers);
+    if (gm_l1d_init(&c->l1, &cfg->l1, id, res, err) != 0)
+        return -1;
+    c->ldst = calloc(cfg->core.ldst_queue, sizeof *c->ldst);
+    uint32_t nrecs = cfg->core.max_warps * RECS_PER_WARP;
+    c->recs = calloc(nrecs, sizeof *c->recs);
+    if (!c->ldst || !c->recs) {
+        gm_core_free(c);
+        return gm_fail(err, "core %u: out of memory", id);
+    }
+    for (uint32_t i = nrecs; i-- > 0;) {
+        c->recs[i].next_free = c->free_recs;
+        c->free_recs = &c->recs[i];
+    }
+    c->free_warps = cfg->core.max_warps;
+    return 0;
+}
+
+void gm_core_free(gm_core *c)
+{
+    gm_l1d_free(&c->l1);
+    free(c->ldst);
+    free(c->recs);
+    c->ldst = 0;
+    c->recs = 0;
+}
+
+void gm_core_connect(gm_core *c, gm_core_ports ports)
+{
+    gm_l1d_connect(&c->l1, (gm_l1d_ports){.miss_out = ports.req_out,
+                                          .fill_in = ports.rep_in});
+}
+
+/* ---- CTAs ------------------------------------------------------------ */
+
+bool gm_core_can_take_ctas(const gm_core *c, const gm_kernel *k, uint32_t n)
+{
+    return c->resident_ctas + n <= c->cfg->max_ctas &&
+           gm_kernel_warps_per_cta(k) * n <= c->free_warps;
+}
+
+bool gm_core_can_take_cta(const gm_core *c, const gm_kernel *k)
+{
+    return gm_core_can_take_ctas(c, k, 1);
+}
+
+void gm_core_launch_cta(gm_core *c, const gm_kernel *k, uint32_t cta)
+{
+    uint32_t n = gm_kernel_warps_per_cta(k);
+    uint32_t slot = 0;
+    while (c->ctas[slot].live)
+        slot++;
+    gm_cta_slot *s = &c->ctas[slot];
+    *s = (gm_cta_slot){.live = true, .cta = cta, .nwarps = n, .warps_left = n};
+    uint32_t wi = 0;
+    for (uint32_t i = 0; i < n; i++, wi++) {
+        while (c->warps[wi].live)
+            wi++;
+        gm_warp *w = &c->warps[wi];
+        memset(w, 0, offsetof(gm_warp, ibuf));
+        w->live = true;
+        w->cta_slot = (uint16_t)slot;
+        w->age = c->next_age++;
+        w->kernel = k;
+        w->gen.cta = cta;
+        w->gen.warp = i;
+        s->warp_mask |= 1ULL << wi;
+    }
+    c->resident_ctas++;
+    c->free_warps -= n;
+    c->live_warps += n;
+}
+
+/* ---- barrier ---------------------------------------------------------- */
+
+static void release_barrier_if_complete(gm_core *c, gm_cta_slot *s)
+{
+    if (s->at_barrier < s->warps_left)
+        return;
+    for (uint64_t m = s->warp_mask; m; m &= m - 1)
+        c->warps[__builtin_ctzll(m)].at_barrier = false;
+    s->at_barrier = 0;
+}
+
+static uint32_t finish_warp_if_done(gm_core *c, gm_warp *w)
+{
+    if (!w->exited || w->outstanding)
+        return 0;
+    gm_cta_slot *s = &c->ctas[w->cta_slot];
+    w->live = false;
+    s->warp_mask &= ~(1ULL << (w - c->warps));
+    c->free_warps++;
+    c->live_warps--;
+    if (--s->warps_left) {
+        /* The barrier no longer waits for this warp. */
+        release_barrier_if_complete(c, s);
+        return 0;
+    }
+    s->live = false;
+    c->resident_ctas--;
+    c->stats.ctas_done++;
+    return 1;
+}
+
+/* ---- instruction fetch from the stream ------------------------------- */
+
+static const gm_inst *warp_next_inst(gm_warp *w)
+{
+    if (w->ibuf_pos == w->ibuf_n) {
+        if (w->stream_done)
+            return 0;
+        w->ibuf_n = w->kernel->gen(w->kernel, &w->gen, w->ibuf, GM_WARP_IBUF);
+        w->ibuf_pos = 0;
+        if (w->ibuf_n == 0) {
+            w->stream_done = true;
+            return 0;
+        }
+    }
+    return &w->ibuf[w->ibuf_pos];
+}
+
+/* ---- issue ------------------------------------------------------------ */
+
+typedef enum issue_result { ISSUED, STALL_DEP, STALL_LDST, STALL_BARRIER, NO_INST } issue_result;
+
+static void ldst_enqueue(gm_core *c, gm_warp *w, uint32_t wi, const gm_inst *in)
+{
+    gm_ldst_entry *e = &c->ldst[(c->ldst_head + c->ldst_count) % c->cfg->ldst_queue];
+    c->ldst_count++;
+    gm_coalesce(in, &e->co);
+    e->kind = op_req_kind(in->op);
+    e->flags = in->flags;
+    e->nlines = e->co.n;
+    e->next_line = 0;
+    gm_mem_rec *rec = c->free_recs;
+    c->free_recs = rec->next_free;
+    rec->warp = (uint16_t)wi;
+    rec->dst = e->kind == GM_REQ_STORE ? GM_REG_NONE : in->dst;
+    rec->is_store = e->kind == GM_REQ_STORE;
+    rec->remaining = e->nlines;
+    e->rec = rec;
+    reg_set_pending(w, rec->dst);
+    w->outstanding++;
+    c->stats.mem_insts++;
+    c->stats.line_reqs += e->co.n;
+    c->stats.sector_reqs += e->co.nsectors;
+}
+
+static issue_result try_issue(gm_core *c, uint32_t wi)
+{
+    gm_warp *w = &c->warps[wi];
+    if (!w->live || w->exited)
+        return NO_INST;
+    if (w->at_barrier)
+        return STALL_BARRIER;
+    const gm_inst *in = warp_next_inst(w);
+    if (!in) {
+        /* A stream that ends without EXIT ends as if it had one. */
+        w->exited = true;
+        c->pending_finish += finish_warp_if_done(c, w);
+        return NO_INST;
+    }
+    retire_compute(w, c->cycle);
+    if (!inst_deps_ready(w, in))
+        return STALL_DEP;
+    if (op_is_memory(in->op)) {
+        if (c->ldst_count == c->cfg->ldst_queue || !c->free_recs)
+            return STALL_LDST;
+        if (in->mask)
+            ldst_enqueue(c, w, wi, in);
+    } else if (in->op == GM_OP_BARRIER) {
+        gm_cta_slot *s = &c->ctas[w->cta_slot];
+        w->at_barrier = true;
+        s->at_barrier++;
+        release_barrier_if_complete(c, s);
+    } else if (in->op == GM_OP_EXIT) {
+        w->exited = true;
+        c->pending_finish += finish_warp_if_done(c, w);
+    } else if (in->dst != GM_REG_NONE) {
+        if (w->ncompute == GM_WARP_COMPUTE)
+            return STALL_DEP;
+        w->compute[w->ncompute++] = (gm_compute_slot){
+            .reg = in->dst, .ready = c->cycle + op_latency(c->cfg, in->op)};
+    }
+    c->stats.warp_insts++;
+    c->stats.thread_insts += (uint64_t)__builtin_popcount(in->mask);
+    w->ibuf_pos++;
+    return ISSUED;
+}
+
+/* Warps are split among schedulers by slot index (slot % schedulers).
+ * GTO: keep issuing from the warp that issued last; when it cannot, try
+ * the others oldest first (launch order). LRR: start one past the warp
+ * that issued last and go round. One instruction per scheduler per cycle. */
+static issue_result schedule_gto(gm_core *c, uint32_t sched)
+{
+    uint32_t nsched = c->cfg->schedulers, nw = c->cfg->max_warps;
+    uint32_t last = c->last_issued[sched];
+    issue_result worst = NO_INST;
+    if (last < nw) {
+        issue_result r = try_issue(c, last);
+        if (r == ISSUED)
+            return ISSUED;
+        worst = r;
+    }
+    uint32_t order[GM_CORE_MAX_WARPS];
+    uint32_t n = 0;
+    for (uint32_t wi = sched; wi < nw; wi += nsched) {
+        const gm_warp *w = &c->warps[wi];
+        if (!w->live || w->exited || wi == last)
+            continue;
+        uint32_t j = n++;
+        while (j > 0 && c->warps[order[j - 1]].age > w->age) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = wi;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        issue_result r = try_issue(c, order[i]);
+        if (r == ISSUED) {
+            c->last_issued[sched] = order[i];
+            return ISSUED;
+        }
+        if (r > worst)
+            worst = r;
+    }
+    return worst;
+}
+
+static issue_result schedule_lrr(gm_core *c, uint32_t sched)
+{
+    uint32_t nsched = c->cfg->schedulers, nw = c->cfg->max_warps;
+    uint32_t count = (nw - sched + nsched - 1) / nsched;
+    uint32_t last = c->last_issued[sched];
+    uint32_t pos = last < nw ? (last - sched) / nsched : count - 1;
+    issue_result worst = NO_INST;
+    for (uint32_t k = 1; k <= count; k++) {
+        uint32_t wi = sched + ((pos + k) % count) * nsched;
+        issue_result r = try_issue(c, wi);
+        if (r == ISSUED) {
+            c->last_issued[sched] = wi;
+            return ISSUED;
+        }
+        if (r > worst)
+            worst = r;
+    }
+    return worst;
+}
+
+static void schedule(gm_core *c, uint32_t sched)
+{
+    issue_result r = c->cfg->warp_sched == GM_SCHED_GTO ? schedule_gto(c, sched)
+                                                        : schedule_lrr(c, sched);
+    switch (r) {
+    case ISSUED: c->last_progress = c->cycle; break;
+    case STALL_DEP: c->stats.stall_scoreboard++; break;
+    case STALL_LDST: c->stats.stall_ldst++; break;
+    case STALL_BARRIER: c->stats.stall_barrier++; break;
+    default: c->stats.idle_slots++; break;
+    }
+}
+
+/* ---- LD/ST unit: one line request per cycle into the L1 --------------- */
+
+static void ldst_cycle(gm_core *c, gm_time now)
+{
+    if (!c->ldst_count)
+        return;
+    gm_ldst_entry *e = &c->ldst[c->ldst_head];
+    if (e->next_line < e->nlines) {
+        const gm_coalesced_line *ln = &e->co.line[e->next_line];
+        gm_req probe = {.addr = ln->addr, .sectors = ln->sectors, .kind = e->kind};
+        if (!gm_l1d_can_access(&c->l1, &probe, now)) {
+            c->stats.l1_refusals++;
+            return;
+        }
+        gm_req *r = gm_req_alloc(c->pool, now);
+        r->addr = ln->addr;
+        r->sectors = ln->sectors;
+        r->kind = e->kind;
+        r->src = (uint16_t)c->id;
+        r->warp = e->rec->warp;
+        r->slice = (uint16_t)gm_addr_slice(c->amap, ln->addr);
+        r->owner = e->rec;
+        gm_l1d_access(&c->l1, r, now);
+        e->next_line++;
+    }
+    if (e->next_line == e->nlines) {
+        c->ldst_head = (c->ldst_head + 1) % c->cfg->ldst_queue;
+        c->ldst_count--;
+    }
+}
+
+/* A line request came back: the instruction completes with its last one. */
+static uint32_t complete_request(gm_core *c, gm_req *r, gm_time now)
+{
+    gm_mem_rec *rec = r->owner;
+    uint64_t lat = now - r->t_create; /* ticks; the report converts */
+    c->stats.mem_latency_sum += lat;
+    c->stats.mem_latency_n++;
+    if (lat > c->stats.mem_latency_max)
+        c->stats.mem_latency_max = lat;
+    gm_req_release(c->pool, r);
+    c->last_progress = c->cycle;
+    if (--rec->remaining)
+        return 0;
+    gm_warp *w = &c->warps[rec->warp];
+    reg_clear_pending(w, rec->dst);
+    w->outstanding--;
+    rec->next_free = c->free_recs;
+    c->free_recs = rec;
+    return finish_warp_if_done(c, w);
+}
+
+uint32_t gm_core_tick(gm_core *c, gm_time now)
+{
+    uint32_t done = 0;
+    c->cycle++;
+    gm_l1d_tick(&c->l1, now);
+    gm_req *r;
+    while ((r = gm_l1d_pop_done(&c->l1, now)) != 0)
+        done += complete_request(c, r, now);
+    if (!c->live_warps && !c->ldst_count)
+        return done;
+    c->stats.cycles++;
+    ldst_cycle(c, now);
+    c->pending_finish = 0;
+    for (uint32_t s = 0; s < c->cfg->schedulers; s++)
+        schedule(c, s);
+    done += c->pending_finish;
+    return done;
+}
+
+bool gm_core_busy(const gm_core *c)
+{
+    return c->live_warps || c->ldst_count || gm_l1d_busy(&c->l1);
+}

@@ -1,0 +1,141 @@
+/* gm_core: the trace-driven "lite" SIMT core.
+ *
+ * Warps issue from their per-warp instruction streams (workload.h) subject
+ * to a register scoreboard; compute instructions hold their destination for
+ * a per-class latency; memory instructions go to one LD/ST unit that
+ * coalesces them (coalescer.h) and feeds the L1 data cache one line request
+ * per cycle. The core owns its L1D; the L1's links are the core's ports to
+ * the request and reply networks. */
+#ifndef GM_CORE_CORE_H
+#define GM_CORE_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cache/l1d.h"
+#include "config/config.h"
+#include "core/coalescer.h"
+#include "dram/addr_map.h"
+#include "sim/req.h"
+#include "workload/workload.h"
+
+#define GM_CORE_MAX_WARPS 64
+#define GM_CORE_MAX_CTAS 32
+#define GM_WARP_IBUF 16      /* instructions buffered per warp */
+#define GM_WARP_COMPUTE 8    /* compute results in flight per warp */
+
+typedef struct gm_core_ports {
+    gm_link *req_out;  /* to the request network (the L1 miss queue) */
+    gm_link *rep_in;   /* from the reply network (L1 fills and acks) */
+} gm_core_ports;
+
+typedef struct gm_core_stats {
+    uint64_t cycles;            /* core cycles with at least one resident warp */
+    uint64_t warp_insts;        /* warp instructions issued */
+    uint64_t thread_insts;      /* active lanes summed over issued instructions */
+    uint64_t mem_insts;         /* global/local/atomic/tex/const warp instructions */
+    uint64_t line_reqs;         /* coalesced 128 B line requests */
+    uint64_t sector_reqs;       /* 32 B sectors requested */
+    uint64_t stall_scoreboard;  /* scheduler slots lost to dependencies */
+    uint64_t stall_ldst;        /* slots lost to a full LD/ST queue */
+    uint64_t stall_barrier;     /* slots where every ready warp waited at a barrier */
+    uint64_t idle_slots;        /* slots with no warp at all */
+    uint64_t l1_refusals;       /* cycles the LD/ST unit was refused by the L1 */
+    uint64_t ctas_done;
+    uint64_t mem_latency_sum;   /* request creation to completion, in clock ticks */
+    uint64_t mem_latency_n;
+    uint64_t mem_latency_max;
+} gm_core_stats;
+
+/* A memory instruction in flight: the warp's destination register stays
+ * pending until every one of its line requests has come back. */
+typedef struct gm_mem_rec {
+    uint16_t warp;
+    uint8_t dst;
+    uint8_t is_store;
+    uint32_t remaining;
+    struct gm_mem_rec *next_free;
+} gm_mem_rec;
+
+typedef struct gm_compute_slot {
+    uint8_t reg;
+    uint64_t ready;  /* core cycle at which the result is written */
+} gm_compute_slot;
+
+typedef struct gm_warp {
+    bool live;               /* slot holds a warp of a resident CTA */
+    bool exited;
+    bool at_barrier;
+    uint8_t ncompute;
+    uint16_t cta_slot;
+    uint32_t outstanding;    /* memory instructions not yet complete */
+    uint64_t age;            /* launch order, for GTO */
+    gm_warp_gen gen;
+    const gm_kernel *kernel;
+    int ibuf_n, ibuf_pos;
+    bool stream_done;
+    uint64_t pending[4];     /* registers waiting for memory */
+    gm_compute_slot compute[GM_WARP_COMPUTE];
+    gm_inst ibuf[GM_WARP_IBUF];
+} gm_warp;
+
+typedef struct gm_cta_slot {
+    bool live;
+    uint32_t cta;            /* linear CTA id */
+    uint32_t nwarps;
+    uint32_t warps_left;     /* warps that have not finished */
+    uint32_t at_barrier;
+    uint64_t warp_mask;      /* warp slots of the CTA's live warps */
+} gm_cta_slot;
+
+/* One memory instruction waiting in the LD/ST unit. */
+typedef struct gm_ldst_entry {
+    gm_mem_rec *rec;
+    uint8_t kind;            /* gm_req_kind */
+    uint8_t flags;
+    uint32_t nlines;
+    uint32_t next_line;
+    gm_coalesced co;
+} gm_ldst_entry;
+
+typedef struct gm_core {
+    uint32_t id;
+    const gm_core_cfg *cfg;
+    const gm_addr_map *amap;
+    gm_req_pool *pool;
+    gm_l1d l1;
+    uint64_t cycle;          /* core cycles seen by this core */
+    uint64_t next_age;
+    uint32_t resident_ctas;
+    uint32_t free_warps;
+    uint32_t live_warps;
+    uint32_t last_issued[8]; /* per scheduler */
+    gm_warp warps[GM_CORE_MAX_WARPS];
+    gm_cta_slot ctas[GM_CORE_MAX_CTAS];
+    gm_ldst_entry *ldst;     /* ring of cfg->ldst_queue entries */
+    uint32_t ldst_head, ldst_count;
+    gm_mem_rec *recs;
+    gm_mem_rec *free_recs;
+    uint64_t last_progress;  /* cycle of the last issue or completion */
+    uint32_t pending_finish; /* CTAs finished during this cycle's issue */
+    gm_core_stats stats;
+} gm_core;
+
+int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
+                 const gm_addr_map *amap, gm_req_pool *pool, gm_residency *res,
+                 gm_error *err);
+void gm_core_free(gm_core *c);
+void gm_core_connect(gm_core *c, gm_core_ports ports);
+
+/* Whether n CTAs of kernel k fit in the free warp and CTA slots now. */
+bool gm_core_can_take_ctas(const gm_core *c, const gm_kernel *k, uint32_t n);
+bool gm_core_can_take_cta(const gm_core *c, const gm_kernel *k);
+void gm_core_launch_cta(gm_core *c, const gm_kernel *k, uint32_t cta);
+
+/* One core-clock edge. Returns the number of CTAs that finished. */
+uint32_t gm_core_tick(gm_core *c, gm_time now);
+
+/* Anything resident or in flight (warps, LD/ST queue, L1). */
+bool gm_core_busy(const gm_core *c);
+
+#endif

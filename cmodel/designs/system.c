@@ -1,0 +1,425 @@
+#include "designs/system.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Two-flop synchronizer at every clock-domain crossing. */
+#define SYNC_EDGES 2u
+
+static uint32_t dest_slice(const gm_req *r, void *ctx)
+{
+    (void)ctx;
+    return r->slice;
+}
+
+static uint32_t dest_core(const gm_req *r, void *ctx)
+{
+    (void)ctx;
+    return r->src;
+}
+
+static int make_links(gm_link **out, uint32_t n, uint32_t cap, uint32_t latency,
+                      const gm_clock_domain *consumer, gm_error *err)
+{
+    *out = calloc(n, sizeof **out);
+    if (!*out)
+        return gm_fail(err, "out of memory");
+    for (uint32_t i = 0; i < n; i++)
+        if (gm_link_init(&(*out)[i], cap, latency, consumer) != 0)
+            return gm_fail(err, "out of memory");
+    return 0;
+}
+
+static void free_links(gm_link *l, uint32_t n)
+{
+    if (!l)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        gm_link_free(&l[i]);
+    free(l);
+}
+
+static gm_link **link_ptrs(gm_link *l, uint32_t n)
+{
+    gm_link **p = calloc(n ? n : 1, sizeof *p);
+    if (p)
+        for (uint32_t i = 0; i < n; i++)
+            p[i] = &l[i];
+    return p;
+}
+
+static int init_clocks(gm_system *s, gm_error *err)
+{
+    gm_clock *c = &s->clock;
+    gm_clock_init(c);
+    /* Registration order is the tie-break order of simultaneous edges. */
+    if ((s->dom_core = gm_clock_add(c, "core", s->cfg.core.clock_mhz, err)) < 0 ||
+        (s->dom_icnt = gm_clock_add(c, "icnt", s->cfg.noc.clock_mhz, err)) < 0 ||
+        (s->dom_l2 = gm_clock_add(c, "l2", s->cfg.l2.clock_mhz, err)) < 0 ||
+        (s->dom_dram = gm_clock_add(c, "dram", s->cfg.dram.clock_mhz, err)) < 0)
+        return -1;
+    return gm_clock_finalize(c, err);
+}
+
+static int init_links(gm_system *s, gm_error *err)
+{
+    const gm_config *cfg = &s->cfg;
+    const gm_clock_domain *core = &s->clock.d[s->dom_core];
+    const gm_clock_domain *icnt = &s->clock.d[s->dom_icnt];
+    const gm_clock_domain *l2 = &s->clock.d[s->dom_l2];
+    const gm_clock_domain *dram = &s->clock.d[s->dom_dram];
+    uint32_t ns = s->nslices, nc = s->ncores;
+
+    if (make_links(&s->core_req, nc, cfg->l1.miss_queue, SYNC_EDGES, icnt, err) ||
+        make_links(&s->core_rep, nc, cfg->noc.eject_queue, SYNC_EDGES, core, err) ||
+        make_links(&s->l2_in, ns, cfg->l2.in_queue, SYNC_EDGES, l2, err) ||
+        make_links(&s->l2_out, ns, cfg->l2.out_queue, SYNC_EDGES, icnt, err) ||
+        make_links(&s->l2_dram, ns, cfg->l2.dram_queue, SYNC_EDGES, dram, err) ||
+        /* Sized so a channel can always return what it accepted. */
+        make_links(&s->dram_l2, ns, cfg->dram.queue + 1, SYNC_EDGES, l2, err))
+        return -1;
+    s->req_in_ptrs = link_ptrs(s->core_req, nc);
+    s->req_out_ptrs = link_ptrs(s->l2_in, ns);
+    s->rep_in_ptrs = link_ptrs(s->l2_out, ns);
+    s->rep_out_ptrs = link_ptrs(s->core_rep, nc);
+    s->chan_in_ptrs = link_ptrs(s->l2_dram, ns);
+    s->chan_out_ptrs = link_ptrs(s->dram_l2, ns);
+    if (!s->req_in_ptrs || !s->req_out_ptrs || !s->rep_in_ptrs || !s->rep_out_ptrs ||
+        !s->chan_in_ptrs || !s->chan_out_ptrs)
+        return gm_fail(err, "out of memory");
+    return 0;
+}
+
+static int init_blocks(gm_system *s, gm_error *err)
+{
+    const gm_config *cfg = &s->cfg;
+    s->cores = calloc(s->ncores, sizeof *s->cores);
+    s->slices = calloc(s->nslices, sizeof *s->slices);
+    s->chans = calloc(s->nchannels, sizeof *s->chans);
+    if (!s->cores || !s->slices || !s->chans)
+        return gm_fail(err, "out of memory");
+
+    for (uint32_t i = 0; i < s->ncores; i++) {
+        if (gm_core_init(&s->cores[i], cfg, i, &s->amap, &s->pool, &s->res, err))
+            return -1;
+        gm_core_connect(&s->cores[i], (gm_core_ports){.req_out = &s->core_req[i],
+                                                      .rep_in = &s->core_rep[i]});
+    }
+    if (gm_xbar_init(&s->req_net, "request", s->ncores, s->nslices, &cfg->noc,
+                     dest_slice, s, err) ||
+        gm_xbar_init(&s->rep_net, "reply", s->nslices, s->ncores, &cfg->noc,
+                     dest_core, s, err))
+        return -1;
+    gm_xbar_connect(&s->req_net, (gm_xbar_ports){.in = s->req_in_ptrs, .out = s->req_out_ptrs});
+    gm_xbar_connect(&s->rep_net, (gm_xbar_ports){.in = s->rep_in_ptrs, .out = s->rep_out_ptrs});
+
+    for (uint32_t i = 0; i < s->nslices; i++) {
+        if (gm_l2_slice_init(&s->slices[i], &cfg->l2, i, &s->pool, err))
+            return -1;
+        gm_l2_slice_connect(&s->slices[i], (gm_l2_ports){.req_in = &s->l2_in[i],
+                                                         .rep_out = &s->l2_out[i],
+                                                         .dram_out = &s->l2_dram[i],
+                                                         .dram_in = &s->dram_l2[i]});
+    }
+    uint32_t per = s->nslices / s->nchannels;
+    for (uint32_t i = 0; i < s->nchannels; i++) {
+        if (gm_dram_channel_init(&s->chans[i], &cfg->dram, i, err))
+            return -1;
+        gm_dram_channel_connect(&s->chans[i], (gm_dram_ports){
+            .req_in = &s->chan_in_ptrs[i * per], .rep_out = &s->chan_out_ptrs[i * per],
+            .n = per});
+    }
+    return gm_cta_sched_init(&s->cta, &cfg->core, err);
+}
+
+int gm_system_init(gm_system *s, const gm_config *cfg, gm_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->cfg = *cfg;
+    s->ncores = cfg->core.num_cores;
+    s->nslices = cfg->l2.slices;
+    s->nchannels = cfg->dram.channels;
+    gm_req_pool_init(&s->pool);
+    if (gm_config_validate(&s->cfg, err) || init_clocks(s, err) ||
+        gm_addr_map_init(&s->amap, &s->cfg.dram, s->nslices, err) ||
+        gm_residency_init(&s->res, err) || init_links(s, err) || init_blocks(s, err)) {
+        gm_system_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+void gm_system_free(gm_system *s)
+{
+    if (s->cores)
+        for (uint32_t i = 0; i < s->ncores; i++)
+            gm_core_free(&s->cores[i]);
+    if (s->slices)
+        for (uint32_t i = 0; i < s->nslices; i++)
+            gm_l2_slice_free(&s->slices[i]);
+    if (s->chans)
+        for (uint32_t i = 0; i < s->nchannels; i++)
+            gm_dram_channel_free(&s->chans[i]);
+    gm_xbar_free(&s->req_net);
+    gm_xbar_free(&s->rep_net);
+    gm_cta_sched_free(&s->cta);
+    gm_residency_free(&s->res);
+    free(s->cores);
+    free(s->slices);
+    free(s->chans);
+    free_links(s->core_req, s->ncores);
+    free_links(s->core_rep, s->ncores);
+    free_links(s->l2_in, s->nslices);
+    free_links(s->l2_out, s->nslices);
+    free_links(s->l2_dram, s->nslices);
+    free_links(s->dram_l2, s->nslices);
+    free(s->req_in_ptrs);
+    free(s->req_out_ptrs);
+    free(s->rep_in_ptrs);
+    free(s->rep_out_ptrs);
+    free(s->chan_in_ptrs);
+    free(s->chan_out_ptrs);
+    free(s->krec);
+    gm_req_pool_free(&s->pool);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- kernels ------------------------------------------------------------ */
+
+static void start_kernel(gm_system *s)
+{
+    const gm_kernel *k = &s->wl->kernels[s->kernel_index];
+    gm_cta_sched_start(&s->cta, k);
+    s->ctas_left = gm_kernel_ctas(k);
+    s->kernel_running = true;
+    gm_kernel_record *r = &s->krec[s->kernel_index];
+    snprintf(r->name, sizeof r->name, "%s", k->name);
+    r->start_cycle = s->core_cycle;
+}
+
+static uint64_t total_warp_insts(const gm_system *s)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < s->ncores; i++)
+        n += s->cores[i].stats.warp_insts;
+    return n;
+}
+
+static void finish_kernel(gm_system *s)
+{
+    gm_kernel_record *r = &s->krec[s->kernel_index];
+    r->end_cycle = s->core_cycle;
+    uint64_t before = 0;
+    for (uint32_t i = 0; i < s->kernel_index; i++)
+        before += s->krec[i].warp_insts;
+    r->warp_insts = total_warp_insts(s) - before;
+    s->kernel_running = false;
+    s->kernel_index++;
+}
+
+/* ---- per-domain edges ---------------------------------------------------- */
+
+static void core_edge(gm_system *s, gm_time now)
+{
+    s->core_cycle++;
+    if (!s->kernel_running && s->kernel_index < s->wl->nkernels)
+        start_kernel(s);
+    if (s->kernel_running)
+        gm_cta_sched_tick(&s->cta, s->cores);
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < s->ncores; i++)
+        done += gm_core_tick(&s->cores[i], now);
+    if (done) {
+        s->ctas_left -= done;
+        if (s->ctas_left == 0 && gm_cta_sched_all_issued(&s->cta))
+            finish_kernel(s);
+    }
+}
+
+static void icnt_edge(gm_system *s, gm_time now)
+{
+    gm_xbar_tick(&s->req_net, now);
+    gm_xbar_tick(&s->rep_net, now);
+}
+
+static void l2_edge(gm_system *s, gm_time now)
+{
+    for (uint32_t i = 0; i < s->nslices; i++)
+        gm_l2_slice_tick(&s->slices[i], now);
+}
+
+static void dram_edge(gm_system *s, gm_time now)
+{
+    for (uint32_t i = 0; i < s->nchannels; i++)
+        if ((int64_t)i != s->cfg.sim.fault_stall_dram)
+            gm_dram_channel_tick(&s->chans[i], now);
+}
+
+/* ---- watchdog, sampling ---------------------------------------------------- */
+
+typedef struct oldest_req {
+    const gm_req *r;
+} oldest_req;
+
+static void find_oldest(const gm_req *r, void *arg)
+{
+    oldest_req *o = arg;
+    if (!o->r || r->t_loc < o->r->t_loc ||
+        (r->t_loc == o->r->t_loc && r->id < o->r->id))
+        o->r = r;
+}
+
+/* A request that has not moved for watchdog_cycles core cycles means the
+ * system is stuck: report the oldest such request and where it sits. */
+static bool watchdog_check(gm_system *s, gm_time now)
+{
+    uint64_t period = gm_system_core_period(s);
+    uint64_t bound = s->cfg.sim.watchdog_cycles;
+    oldest_req o = {0};
+    gm_req_pool_foreach_live(&s->pool, find_oldest, &o);
+    if (o.r) {
+        uint64_t waited = (now - o.r->t_loc) / period;
+        if (waited < bound)
+            return false;
+        const gm_req *r = o.r;
+        snprintf(s->deadlock_report, sizeof s->deadlock_report,
+                 "deadlock: request #%" PRIu64 " (%s of line 0x%" PRIx64 " from core %u warp %u"
+                 " to L2 slice %u%s) has been in the %s %u for %" PRIu64
+                 " core cycles (created at core cycle %" PRIu64 "); %" PRIu64
+                 " requests in flight",
+                 r->id, gm_req_kind_name(r->kind), r->addr, r->src, r->warp, r->slice,
+                 r->is_reply ? ", reply" : "", gm_loc_name(r->loc), r->loc_index, waited,
+                 r->t_create / period, s->pool.live);
+        return true;
+    }
+    uint64_t last = 0;
+    for (uint32_t i = 0; i < s->ncores; i++)
+        if (s->cores[i].last_progress > last)
+            last = s->cores[i].last_progress;
+    if (s->kernel_running && s->core_cycle - last >= bound) {
+        snprintf(s->deadlock_report, sizeof s->deadlock_report,
+                 "deadlock: no warp issued and no request completed for %" PRIu64
+                 " core cycles in kernel %u (%s); %u CTAs unfinished, no request in flight",
+                 s->core_cycle - last, s->kernel_index,
+                 s->wl->kernels[s->kernel_index].name, s->ctas_left);
+        return true;
+    }
+    return false;
+}
+
+static void sample_copies(gm_system *s)
+{
+    s->copies.samples++;
+    s->copies.resident_sum += s->res.total_resident_lines;
+    s->copies.distinct_sum += s->res.distinct_lines;
+}
+
+static bool system_quiet(const gm_system *s)
+{
+    if (s->pool.live)
+        return false;
+    for (uint32_t i = 0; i < s->ncores; i++)
+        if (gm_core_busy(&s->cores[i]))
+            return false;
+    for (uint32_t i = 0; i < s->nslices; i++)
+        if (gm_l2_slice_busy(&s->slices[i]))
+            return false;
+    for (uint32_t i = 0; i < s->nchannels; i++)
+        if (gm_dram_channel_busy(&s->chans[i]))
+            return false;
+    return !gm_xbar_busy(&s->req_net) && !gm_xbar_busy(&s->rep_net);
+}
+
+static int check_links_empty(const gm_link *l, uint32_t n, const char *what, gm_error *err)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!gm_link_empty(&l[i]))
+            return gm_fail(err, "drain check: %s link %u still holds %u items", what, i,
+                           l[i].count);
+    return 0;
+}
+
+/* Conservation at the end of a run: every request got its reply, every
+ * queue is empty, every credit is home. */
+static int check_drained(const gm_system *s, gm_error *err)
+{
+    if (s->pool.allocated != s->pool.completed)
+        return gm_fail(err, "conservation: %" PRIu64 " requests created, %" PRIu64
+                            " completed", s->pool.allocated, s->pool.completed);
+    if (check_links_empty(s->core_req, s->ncores, "core->request-network", err) ||
+        check_links_empty(s->core_rep, s->ncores, "reply-network->core", err) ||
+        check_links_empty(s->l2_in, s->nslices, "request-network->L2", err) ||
+        check_links_empty(s->l2_out, s->nslices, "L2->reply-network", err) ||
+        check_links_empty(s->l2_dram, s->nslices, "L2->DRAM", err) ||
+        check_links_empty(s->dram_l2, s->nslices, "DRAM->L2", err))
+        return -1;
+    if (gm_xbar_check_drained(&s->req_net, err) || gm_xbar_check_drained(&s->rep_net, err))
+        return -1;
+    return 0;
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
+{
+    s->wl = wl;
+    s->krec = calloc(wl->nkernels ? wl->nkernels : 1, sizeof *s->krec);
+    if (!s->krec)
+        return gm_fail(err, "out of memory");
+    uint64_t max_cycles = s->cfg.sim.max_cycles;
+    uint64_t wd_interval = s->cfg.sim.watchdog_cycles / 4 ? s->cfg.sim.watchdog_cycles / 4 : 1;
+    s->next_watchdog = wd_interval;
+    s->next_sample = s->cfg.sim.sample_cycles;
+    double next_report = s->progress.fn ? wall_seconds() + 1.0 : 0;
+
+    for (;;) {
+        int d = gm_clock_advance(&s->clock);
+        gm_time now = s->clock.now;
+        if (d == s->dom_core) {
+            core_edge(s, now);
+            if (s->core_cycle >= s->next_sample && s->cfg.sim.sample_cycles) {
+                sample_copies(s);
+                s->next_sample += s->cfg.sim.sample_cycles;
+            }
+            if (s->core_cycle >= s->next_watchdog) {
+                s->next_watchdog += wd_interval;
+                if (watchdog_check(s, now)) {
+                    s->status = GM_RUN_DEADLOCK;
+                    break;
+                }
+                if (s->progress.fn && wall_seconds() >= next_report) {
+                    s->progress.fn(s, s->progress.arg);
+                    next_report = wall_seconds() + 1.0;
+                }
+            }
+            if (s->kernel_index == wl->nkernels && system_quiet(s)) {
+                s->status = GM_RUN_DONE;
+                break;
+            }
+            if (max_cycles && s->core_cycle >= max_cycles) {
+                s->status = GM_RUN_MAX_CYCLES;
+                break;
+            }
+        } else if (d == s->dom_icnt) {
+            icnt_edge(s, now);
+        } else if (d == s->dom_l2) {
+            l2_edge(s, now);
+        } else {
+            dram_edge(s, now);
+        }
+    }
+    s->copies.final_resident = s->res.total_resident_lines;
+    s->copies.final_distinct = s->res.distinct_lines;
+    if (s->status == GM_RUN_DONE && check_drained(s, err) != 0) {
+        s->status = GM_RUN_ERROR;
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,211 @@
+/* PolyBench-GPU 1.0 GEMM (gpu-app-collection src/cuda/polybench-gpu-1.0/
+ * CUDA/GEMM/gemm.cu) as an address-stream emulator.
+ *
+ *   j = blockIdx.x * blockDim.x + threadIdx.x;
+ *   i = blockIdx.y * blockDim.y + threadIdx.y;
+ *   if (i < NI && j < NJ) {
+ *       c[i*NJ + j] *= BETA;
+ *       for (k = 0; k < NK; k++)
+ *           c[i*NJ + j] += ALPHA * a[i*NK + k] * b[k*NJ + j];
+ *   }
+ *
+ * block (32,8); grid (ceil(NI/32), ceil(NJ/8)) exactly as the host code
+ * writes it (x from NI, y from NJ; the benchmark is square, so both cover
+ * the matrix). No pointer is __restrict__, so c is loaded and stored in
+ * every k iteration. The k loop is bottom-tested (NK is a known positive
+ * constant) and not unrolled; unrolling would reorder instructions inside
+ * a group of iterations but not change the set of addresses.
+ *
+ * Per warp: 8 prologue instructions, then for warps with an active lane
+ * 7 set-up instructions and NK iterations of
+ *   LD a (bcast, read-only)  LD b (1 line, read-only)  LD c
+ *   FMUL ALPHA*a  FFMA (+= *b)  ST c  IADD pa  IADD pb  ISETP  BRA
+ * and EXIT. */
+#include "workload/kernels/kernels.h"
+
+#include <stdint.h>
+
+#include "workload/build.h"
+
+#define BX 32u   /* DIM_THREAD_BLOCK_X */
+#define BY 8u    /* DIM_THREAD_BLOCK_Y */
+
+enum {   /* registers */
+    R_TX, R_TY, R_CX, R_CY, R_J, R_I, R_P,
+    R_CADDR, R_APTR, R_BPTR, R_AEND,
+    R_C, R_A, R_B, R_PK
+};
+
+enum {   /* program points, in issue order (pc++ steps to the next) */
+    PC_S2R_TX = 0, PC_S2R_TY, PC_S2R_CX, PC_S2R_CY, PC_J, PC_I,
+    PC_GUARD, PC_GUARD_BRA,
+    PC_CADDR, PC_APTR, PC_BPTR, PC_AEND, PC_LD_C0, PC_BETA, PC_ST_C0,
+    PC_LD_A, PC_LD_B, PC_LD_C, PC_ALPHA, PC_FFMA, PC_ST_C,
+    PC_INC_A, PC_INC_B, PC_SETP_K, PC_BRA_K,
+    PC_EXIT, PC_DONE
+};
+
+/* Thread indices of the warp's lanes; recomputed at each call of the
+ * generator (cheap next to a chunk of instructions) so the per-warp state
+ * is only pc and the loop counter. */
+typedef struct lanes {
+    uint32_t exist;   /* lanes holding a thread */
+    uint32_t body;    /* lanes inside the (i < NI && j < NJ) guard */
+    uint32_t i[GM_WARP_SIZE];
+    uint32_t j[GM_WARP_SIZE];
+} lanes;
+
+static void lanes_compute(const gm_kernel *k, const gm_gemm_params *p,
+                          const gm_warp_gen *g, lanes *L)
+{
+    uint32_t bx = g->cta % k->grid.x;
+    uint32_t by = g->cta / k->grid.x;
+
+    L->exist = gm_warp_exist_mask(BX * BY, g->warp);
+    L->body = 0;
+    for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
+        uint32_t tid = g->warp * GM_WARP_SIZE + l;
+        uint32_t tx = tid % BX, ty = tid / BX;
+        uint32_t j = bx * BX + tx;
+        uint32_t i = by * BY + ty;
+        L->i[l] = i;
+        L->j[l] = j;
+        if ((L->exist >> l & 1) && i < p->ni && j < p->nj)
+            L->body |= 1u << l;
+    }
+}
+
+static void addr_a(gm_inst *in, const gm_gemm_params *p, const lanes *L, uint64_t k)
+{
+    for (int l = 0; l < GM_WARP_SIZE; l++)
+        in->addr[l] = (in->mask >> l & 1)
+                          ? p->a + 4 * ((uint64_t)L->i[l] * p->nk + k) : 0;
+}
+
+static void addr_b(gm_inst *in, const gm_gemm_params *p, const lanes *L, uint64_t k)
+{
+    for (int l = 0; l < GM_WARP_SIZE; l++)
+        in->addr[l] = (in->mask >> l & 1)
+                          ? p->b + 4 * (k * p->nj + L->j[l]) : 0;
+}
+
+static void addr_c(gm_inst *in, const gm_gemm_params *p, const lanes *L)
+{
+    for (int l = 0; l < GM_WARP_SIZE; l++)
+        in->addr[l] = (in->mask >> l & 1)
+                          ? p->c + 4 * ((uint64_t)L->i[l] * p->nj + L->j[l]) : 0;
+}
+
+static int gemm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
+{
+    const gm_gemm_params *p = kern->params;
+    lanes L;
+    int n = 0;
+
+    if (g->pc == PC_DONE)
+        return 0;
+    lanes_compute(kern, p, g, &L);
+    uint32_t e = L.exist, b = L.body;
+
+    while (n < max) {
+        gm_inst *in = &out[n++];
+        switch (g->pc) {
+        case PC_S2R_TX: gm_emit(in, GM_OP_ALU, e, R_TX, R_NONE, R_NONE, R_NONE); break;
+        case PC_S2R_TY: gm_emit(in, GM_OP_ALU, e, R_TY, R_NONE, R_NONE, R_NONE); break;
+        case PC_S2R_CX: gm_emit(in, GM_OP_ALU, e, R_CX, R_NONE, R_NONE, R_NONE); break;
+        case PC_S2R_CY: gm_emit(in, GM_OP_ALU, e, R_CY, R_NONE, R_NONE, R_NONE); break;
+        case PC_J:      gm_emit(in, GM_OP_ALU, e, R_J, R_CX, R_TX, R_NONE); break;
+        case PC_I:      gm_emit(in, GM_OP_ALU, e, R_I, R_CY, R_TY, R_NONE); break;
+        case PC_GUARD:  gm_emit(in, GM_OP_ALU, e, R_P, R_I, R_J, R_NONE); break;
+        case PC_GUARD_BRA:
+            gm_emit(in, GM_OP_BRANCH, e, R_NONE, R_P, R_NONE, R_NONE);
+            g->pc = b ? PC_CADDR : PC_EXIT;
+            continue;
+        case PC_CADDR:  gm_emit(in, GM_OP_ALU, b, R_CADDR, R_I, R_J, R_NONE); break;
+        case PC_APTR:   gm_emit(in, GM_OP_ALU, b, R_APTR, R_I, R_NONE, R_NONE); break;
+        case PC_BPTR:   gm_emit(in, GM_OP_ALU, b, R_BPTR, R_J, R_NONE, R_NONE); break;
+        case PC_AEND:
+            gm_emit(in, GM_OP_ALU, b, R_AEND, R_APTR, R_NONE, R_NONE);
+            g->v[0] = 0;
+            break;
+        case PC_LD_C0:
+            gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_C, R_CADDR, R_NONE, 4, 0);
+            addr_c(in, p, &L);
+            break;
+        case PC_BETA:   gm_emit(in, GM_OP_ALU, b, R_C, R_C, R_NONE, R_NONE); break;
+        case PC_ST_C0:
+            gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_CADDR, R_C, 4, 0);
+            addr_c(in, p, &L);
+            break;
+        case PC_LD_A:
+            gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_A, R_APTR, R_NONE, 4, GM_INST_READ_ONLY);
+            addr_a(in, p, &L, (uint64_t)g->v[0]);
+            break;
+        case PC_LD_B:
+            gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_B, R_BPTR, R_NONE, 4, GM_INST_READ_ONLY);
+            addr_b(in, p, &L, (uint64_t)g->v[0]);
+            break;
+        case PC_LD_C:
+            gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_C, R_CADDR, R_NONE, 4, 0);
+            addr_c(in, p, &L);
+            break;
+        case PC_ALPHA:  gm_emit(in, GM_OP_ALU, b, R_A, R_A, R_NONE, R_NONE); break;
+        case PC_FFMA:   gm_emit(in, GM_OP_ALU, b, R_C, R_A, R_B, R_C); break;
+        case PC_ST_C:
+            gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_CADDR, R_C, 4, 0);
+            addr_c(in, p, &L);
+            break;
+        case PC_INC_A:  gm_emit(in, GM_OP_ALU, b, R_APTR, R_APTR, R_NONE, R_NONE); break;
+        case PC_INC_B:  gm_emit(in, GM_OP_ALU, b, R_BPTR, R_BPTR, R_NONE, R_NONE); break;
+        case PC_SETP_K: gm_emit(in, GM_OP_ALU, b, R_PK, R_APTR, R_AEND, R_NONE); break;
+        case PC_BRA_K:
+            gm_emit(in, GM_OP_BRANCH, b, R_NONE, R_PK, R_NONE, R_NONE);
+            g->pc = ++g->v[0] < (int64_t)p->nk ? PC_LD_A : PC_EXIT;
+            continue;
+        case PC_EXIT:
+            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
+            g->pc = PC_DONE;
+            return n;
+        default:   /* not reachable: pc is only ever set above */
+            g->pc = PC_DONE;
+            return n - 1;
+        }
+        g->pc++;
+    }
+    return n;
+}
+
+int gm_gemm_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
+                       gm_error *err)
+{
+    /* CUDA computes the indices in int. */
+    if (!ni || !nj || !nk || (uint64_t)ni * nk > INT32_MAX ||
+        (uint64_t)nk * nj > INT32_MAX || (uint64_t)ni * nj > INT32_MAX)
+        return gm_fail(err, "gemm: bad dimensions %ux%ux%u", ni, nj, nk);
+    if (gm_workload_alloc(w, "gemm", 1, sizeof(gm_gemm_params), err))
+        return -1;
+
+    gm_gemm_params *p = w->priv;
+    gm_devmem mem;
+    gm_devmem_init(&mem);
+    p->ni = ni;
+    p->nj = nj;
+    p->nk = nk;
+    p->a = gm_devmem_alloc(&mem, 4ull * ni * nk);
+    p->b = gm_devmem_alloc(&mem, 4ull * nk * nj);
+    p->c = gm_devmem_alloc(&mem, 4ull * ni * nj);
+    gm_kernel_set(&w->kernels[0], "gemm_kernel",
+                  gm_dim3_make((ni + BX - 1) / BX, (nj + BY - 1) / BY, 1),
+                  gm_dim3_make(BX, BY, 1), p, gemm_gen);
+    return 0;
+}
+
+int gm_gemm_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
+{
+    static const uint32_t dim[] = {64, 256, 512};   /* tiny, small, standard */
+
+    (void)seed;   /* the address stream does not depend on the data */
+    if ((unsigned)size > GM_SIZE_STANDARD)
+        return gm_fail(err, "gemm: bad size %d", (int)size);
+    return gm_gemm_build_dims(w, dim[size], dim[size], dim[size], err);
+}

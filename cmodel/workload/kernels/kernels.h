@@ -1,0 +1,47 @@
+/* The built-in kernels. Each has a catalogue builder (named size) and a
+ * builder with explicit dimensions, used by the catalogue and by tests
+ * that need shapes the catalogue does not have (partial warps, idle CTAs).
+ * See docs/workloads.md for the source benchmarks and sizes. */
+#ifndef GM_WORKLOAD_KERNELS_H
+#define GM_WORKLOAD_KERNELS_H
+
+#include <stdint.h>
+
+#include "workload/workload.h"
+
+/* PolyBench-GPU GEMM, C = ALPHA*A*B + BETA*C with A NIxNK, B NKxNJ. */
+typedef struct gm_gemm_params {
+    uint32_t ni, nj, nk;
+    uint64_t a, b, c;   /* device addresses, allocated in this order */
+} gm_gemm_params;
+
+int gm_gemm_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_gemm_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
+                       gm_error *err);
+
+/* PolyBench-GPU ATAX, y = A^T (A x) with A NXxNY, two kernels. */
+typedef struct gm_atax_params {
+    uint32_t nx, ny;
+    uint64_t a, x, y, tmp;   /* allocated in this order */
+} gm_atax_params;
+
+int gm_atax_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_atax_build_dims(gm_workload *w, uint32_t nx, uint32_t ny, gm_error *err);
+
+/* SHOC reduction (single precision), 64 CTAs x 256 threads per launch. */
+#define GM_REDUCTION_CTAS 64u
+#define GM_REDUCTION_THREADS 256u
+
+typedef struct gm_reduction_params {
+    uint32_t n;         /* elements of g_idata */
+    uint32_t launches;  /* identical launches (SHOC "iterations") */
+    uint64_t idata, odata;   /* allocated in this order */
+} gm_reduction_params;
+
+int gm_reduction_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+/* n must be a multiple of 2*256, as every SHOC size is: the kernel reads
+ * g_idata[i+256] without a bound check. */
+int gm_reduction_build_dims(gm_workload *w, uint32_t n, uint32_t launches,
+                            gm_error *err);
+
+#endif

@@ -1,0 +1,1292 @@
+/* DRAM channel tests: address map, timing table, and one channel driven
+ * through its links by a single 924 MHz clock domain.
+ *
+ * Timing tests follow one pattern: real requests set up the preceding
+ * command; the test then checks (a) the timing table's earliest cycle for
+ * the following command is exactly prev + distance, (b) the request that
+ * needs it was already in the controller queue, so one cycle earlier only
+ * the timing held it back, and it did not issue, and (c) it issued on the
+ * cycle prev + distance. Where the default values would let another
+ * constraint hide the one under test, the test changes a timing value and
+ * says why. Random-traffic tests replay the whole command log against an
+ * independent checker written here from the datasheet rules, not from the
+ * model's table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config/config.h"
+#include "dram/addr_map.h"
+#include "dram/dram_channel.h"
+#include "dram/dram_timing.h"
+#include "sim/clock.h"
+#include "sim/link.h"
+#include "sim/prng.h"
+#include "sim/req.h"
+
+#define NLINKS 2   /* 32 slices / 16 channels */
+
+typedef struct harness {
+    gm_clock clk;
+    gm_dram_cfg cfg;
+    gm_dram_channel ch;
+    gm_addr_map map;
+    gm_link in[NLINKS], out[NLINKS];
+    gm_link *inp[NLINKS], *outp[NLINKS];
+    gm_req_pool pool;
+    gm_dram_cmd_rec *hist;     /* every command, copied from the ring */
+    size_t nhist, caphist;
+    uint64_t ticks;
+    uint64_t replies;
+    uint8_t *seen;             /* replies per request id */
+    size_t nseen;
+    uint64_t reply_hash;
+    gm_prng rng;
+    uint32_t pop_percent;      /* chance the L2 side pops a reply per tick */
+} harness;
+
+static void default_cfg(gm_dram_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    c->channels = 16;
+    c->clock_mhz = 924;
+    c->banks = 16;
+    c->bank_groups = 4;
+    c->atom_bytes = 64;
+    c->row_bytes = 4096;
+    c->queue = 16;
+    c->sched = GM_DRAM_FRFCFS;
+    c->partition_bytes = 256;
+    gm_dram_timing_hynix_gddr5(&c->t);
+}
+
+static harness *h_new(const gm_dram_cfg *cfg, uint32_t out_cap)
+{
+    harness *h = calloc(1, sizeof *h);
+    assert_non_null(h);
+    gm_error err = {{0}};
+    gm_clock_init(&h->clk);
+    assert_int_equal(gm_clock_add(&h->clk, "dram", 924, &err), 0);
+    assert_int_equal(gm_clock_finalize(&h->clk, &err), 0);
+    if (cfg)
+        h->cfg = *cfg;
+    else
+        default_cfg(&h->cfg);
+    for (int i = 0; i < NLINKS; i++) {
+        assert_int_equal(gm_link_init(&h->in[i], 64, 1, &h->clk.d[0]), 0);
+        assert_int_equal(gm_link_init(&h->out[i], out_cap, 1, &h->clk.d[0]), 0);
+        h->inp[i] = &h->in[i];
+        h->outp[i] = &h->out[i];
+    }
+    assert_int_equal(gm_dram_channel_init(&h->ch, &h->cfg, 0, &err), 0);
+    gm_dram_channel_connect(&h->ch, (gm_dram_ports){h->inp, h->outp, NLINKS});
+    assert_int_equal(gm_addr_map_init(&h->map, h->cfg.partition_bytes,
+                                      NLINKS * h->cfg.channels, h->cfg.channels,
+                                      h->cfg.banks, h->cfg.bank_groups,
+                                      h->cfg.row_bytes, h->cfg.atom_bytes, &err), 0);
+    gm_req_pool_init(&h->pool);
+    gm_prng_seed(&h->rng, 42, 7);
+    h->pop_percent = 100;
+    return h;
+}
+
+static void h_free(harness *h)
+{
+    gm_dram_channel_free(&h->ch);
+    for (int i = 0; i < NLINKS; i++) {
+        gm_link_free(&h->in[i]);
+        gm_link_free(&h->out[i]);
+    }
+    gm_req_pool_free(&h->pool);
+    free(h->hist);
+    free(h->seen);
+    free(h);
+}
+
+static uint64_t period(const harness *h)
+{
+    return h->clk.d[0].period;
+}
+
+/* Line address in channel 0 at (bank, row, column in atoms). */
+static uint64_t addr_of(const harness *h, uint32_t bank, uint64_t row, uint32_t col)
+{
+    gm_dram_coord c = {0};
+    c.channel = 0;
+    c.bank = bank;
+    c.row = row;
+    c.col = col;
+    return gm_addr_from_coord(&h->map, &c);
+}
+
+static gm_req *h_send_addr(harness *h, uint64_t addr, int write)
+{
+    gm_req *r = gm_req_alloc(&h->pool, h->clk.now);
+    assert_non_null(r);
+    r->addr = addr;
+    r->kind = write ? GM_REQ_WRITEBACK : GM_REQ_LOAD;
+    r->slice = (uint16_t)gm_addr_slice(&h->map, addr);
+    assert_int_equal(gm_addr_channel(&h->map, addr), 0);
+    gm_link *in = &h->in[r->slice % NLINKS];
+    assert_true(gm_link_can_push(in, h->clk.now));
+    gm_link_push(in, r, h->clk.now);
+    return r;
+}
+
+static gm_req *h_send(harness *h, uint32_t bank, uint64_t row, uint32_t col, int write)
+{
+    return h_send_addr(h, addr_of(h, bank, row, col), write);
+}
+
+static void check_reply(harness *h, gm_req *r, int link)
+{
+    assert_int_equal(r->loc, GM_LOC_L2);
+    assert_int_equal(r->slice % NLINKS, link);
+    assert_int_equal(r->loc_index, r->slice);
+    assert_true(r->t_dram_done > r->t_dram);
+    if (r->id >= h->nseen) {
+        size_t n = (size_t)r->id * 2 + 64;
+        h->seen = realloc(h->seen, n);
+        assert_non_null(h->seen);
+        memset(h->seen + h->nseen, 0, n - h->nseen);
+        h->nseen = n;
+    }
+    h->seen[r->id]++;
+    assert_int_equal(h->seen[r->id], 1);
+    h->replies++;
+    h->reply_hash = (h->reply_hash ^ r->id ^ (r->t_dram_done << 20)) * 0x100000001b3ULL;
+}
+
+static void h_tick(harness *h)
+{
+    gm_clock_advance(&h->clk);
+    gm_time now = h->clk.now;
+    gm_dram_channel_tick(&h->ch, now);
+    h->ticks++;
+    for (uint64_t k = h->nhist; k < h->ch.log_n; k++) {
+        const gm_dram_cmd_rec *rec = gm_dram_channel_cmd_log(&h->ch, k);
+        assert_non_null(rec);
+        if (h->nhist == h->caphist) {
+            h->caphist = h->caphist ? h->caphist * 2 : 1024;
+            h->hist = realloc(h->hist, h->caphist * sizeof *h->hist);
+            assert_non_null(h->hist);
+        }
+        h->hist[h->nhist++] = *rec;
+    }
+    for (int i = 0; i < NLINKS; i++) {
+        gm_req *r;
+        while ((r = gm_link_peek(&h->out[i], now))) {
+            if (h->pop_percent < 100 && gm_prng_below(&h->rng, 100) >= h->pop_percent)
+                break;
+            gm_link_pop(&h->out[i], now);
+            check_reply(h, r, i);
+            gm_req_release(&h->pool, r);
+        }
+    }
+}
+
+/* Channel cycle of the last tick. */
+static uint64_t h_cycle(const harness *h)
+{
+    return h->ch.cycle - 1;
+}
+
+static void h_run_idle(harness *h)
+{
+    for (int i = 0; i < 100000 && (gm_dram_channel_busy(&h->ch) || h->pool.live); i++)
+        h_tick(h);
+    assert_false(gm_dram_channel_busy(&h->ch));
+    assert_int_equal(h->pool.live, 0);
+}
+
+static void h_run(harness *h, uint64_t n)
+{
+    while (n--)
+        h_tick(h);
+}
+
+static size_t find_cmd(const harness *h, size_t from, gm_dram_cmd cmd, uint32_t bank)
+{
+    for (size_t i = from; i < h->nhist; i++)
+        if (h->hist[i].cmd == cmd && (cmd == GM_DRAM_REF || h->hist[i].bank == bank))
+            return i;
+    return SIZE_MAX;
+}
+
+/* Ticks until cmd issues on bank (searching from history index `from`);
+ * returns its index. */
+static size_t run_until_cmd(harness *h, size_t from, gm_dram_cmd cmd, uint32_t bank)
+{
+    for (int i = 0; i < 20000; i++) {
+        size_t k = find_cmd(h, from, cmd, bank);
+        if (k != SIZE_MAX)
+            return k;
+        h_tick(h);
+    }
+    fail_msg("%s to bank %u never issued", gm_dram_cmd_name(cmd), bank);
+    return 0;
+}
+
+/* The core of every timing test; see the comment at the top of the file.
+ * prev must be the newest command when this is called. */
+static size_t expect_after(harness *h, size_t prev, gm_dram_cmd next, uint32_t nb,
+                           uint32_t dist, const gm_req *r)
+{
+    assert_int_equal(prev, h->nhist - 1);
+    uint64_t pc = h->hist[prev].cycle;
+    assert_int_equal(h_cycle(h), pc);
+    assert_int_equal(gm_dram_channel_earliest(&h->ch, next, nb), pc + dist);
+    while (h_cycle(h) < pc + dist - 1) {
+        h_tick(h);
+        assert_int_equal(find_cmd(h, prev + 1, next, nb), SIZE_MAX);
+    }
+    /* Accepted at least two ticks before, so it was schedulable at
+     * pc + dist - 1 but for the timing. */
+    assert_int_equal(r->loc, GM_LOC_DRAM);
+    assert_true(r->t_dram / period(h) + 2 <= pc + dist);
+    h_tick(h);
+    size_t k = find_cmd(h, prev + 1, next, nb);
+    assert_true(k != SIZE_MAX);
+    assert_int_equal(h->hist[k].cycle, pc + dist);
+    return k;
+}
+
+/* ---- independent command-log checker ------------------------------------ */
+
+static void check_log(const harness *h)
+{
+    const gm_dram_timing *t = &h->cfg.t;
+    uint32_t nb = h->cfg.banks, g = h->cfg.bank_groups;
+    uint8_t open[64] = {0};
+    uint64_t acts[5];
+    uint64_t nacts = 0, nref = 0;
+    assert_true(nb <= 64);
+    for (size_t j = 0; j < h->nhist; j++) {
+        const gm_dram_cmd_rec *b = &h->hist[j];
+        /* bank state */
+        switch (b->cmd) {
+        case GM_DRAM_ACT:
+            assert_false(open[b->bank]);
+            open[b->bank] = 1;
+            if (nacts >= 4)
+                assert_true(b->cycle - acts[(nacts - 4) % 5] >= t->tFAW);
+            acts[nacts++ % 5] = b->cycle;
+            break;
+        case GM_DRAM_PRE:
+            assert_true(open[b->bank]);
+            open[b->bank] = 0;
+            break;
+        case GM_DRAM_RD:
+        case GM_DRAM_WR:
+            assert_true(open[b->bank]);
+            break;
+        case GM_DRAM_REF:
+            for (uint32_t k = 0; k < nb; k++)
+                assert_false(open[k]);
+            nref++;
+            assert_true(b->cycle >= nref * t->tREFI);
+            break;
+        }
+        /* pairwise distances to every earlier command close enough to matter */
+        for (size_t i = j; i-- > 0;) {
+            const gm_dram_cmd_rec *a = &h->hist[i];
+            uint64_t d = b->cycle - a->cycle;
+            if (d > 200)
+                break;
+            assert_true(d >= 1); /* one command per cycle */
+            int same_bank = a->cmd != GM_DRAM_REF && b->cmd != GM_DRAM_REF &&
+                            a->bank == b->bank;
+            int same_group = a->bank % g == b->bank % g;
+            uint32_t need = 0;
+            if (a->cmd == GM_DRAM_REF)
+                need = t->tRFC;
+            else if (a->cmd == GM_DRAM_ACT && b->cmd == GM_DRAM_ACT)
+                need = same_bank ? t->tRC : same_group ? t->tRRDL : t->tRRDS;
+            else if (a->cmd == GM_DRAM_ACT && same_bank &&
+                     (b->cmd == GM_DRAM_RD || b->cmd == GM_DRAM_WR))
+                need = t->tRCD;
+            else if (a->cmd == GM_DRAM_ACT && same_bank && b->cmd == GM_DRAM_PRE)
+                need = t->tRAS;
+            else if (a->cmd == GM_DRAM_PRE && same_bank && b->cmd == GM_DRAM_ACT)
+                need = t->tRP;
+            else if (a->cmd == GM_DRAM_PRE && b->cmd == GM_DRAM_REF)
+                need = t->tRP;
+            else if (a->cmd == b->cmd && (a->cmd == GM_DRAM_RD || a->cmd == GM_DRAM_WR)) {
+                need = same_group ? t->tCCDL : t->tCCDS;
+                if (need < t->tBURST)
+                    need = t->tBURST;
+            } else if (a->cmd == GM_DRAM_RD && b->cmd == GM_DRAM_WR)
+                need = t->tRTW;
+            else if (a->cmd == GM_DRAM_WR && b->cmd == GM_DRAM_RD)
+                need = t->tWL + t->tBURST + (same_group ? t->tWTRL : t->tWTRS);
+            else if (a->cmd == GM_DRAM_RD && same_bank && b->cmd == GM_DRAM_PRE)
+                need = t->tRTP;
+            else if (a->cmd == GM_DRAM_WR && same_bank && b->cmd == GM_DRAM_PRE)
+                need = t->tWL + t->tBURST + t->tWR;
+            if (d < need)
+                fail_msg("%s b%u @%llu -> %s b%u @%llu: %llu < %u",
+                         gm_dram_cmd_name(a->cmd), a->bank, (unsigned long long)a->cycle,
+                         gm_dram_cmd_name(b->cmd), b->bank, (unsigned long long)b->cycle,
+                         (unsigned long long)d, need);
+        }
+    }
+}
+
+/* ---- address map ------------------------------------------------------- */
+
+static void test_map_examples(void **state)
+{
+    (void)state;
+    gm_addr_map m;
+    gm_error err;
+    gm_dram_coord c;
+    assert_int_equal(gm_addr_map_init(&m, 256, 32, 16, 16, 4, 4096, 64, &err), 0);
+    /* 256 B chunks round robin over 32 slices, slices 2k and 2k+1 on channel k */
+    assert_int_equal(gm_addr_slice(&m, 0), 0);
+    assert_int_equal(gm_addr_slice(&m, 255), 0);
+    assert_int_equal(gm_addr_slice(&m, 256), 1);
+    assert_int_equal(gm_addr_channel(&m, 256), 0);
+    assert_int_equal(gm_addr_channel(&m, 512), 1);
+    assert_int_equal(gm_addr_slice(&m, 31 * 256), 31);
+    assert_int_equal(gm_addr_channel(&m, 31 * 256), 15);
+    assert_int_equal(gm_addr_slice(&m, 32 * 256), 0);
+    /* A channel owns 512 B of every 8 KB: local 0..511 is global 0..511,
+     * local 512 is the next round, global 8192. */
+    assert_int_equal(gm_addr_local(&m, 300), 300);
+    assert_int_equal(gm_addr_local(&m, 8192), 512);
+    assert_int_equal(gm_addr_local(&m, 8192 + 256 + 5), 512 + 256 + 5);
+    assert_int_equal(gm_addr_local(&m, 512 + 7), 7); /* channel 1, its first byte */
+    /* 4 KB of channel-local space = 8 rounds = 64 KB global -> bank 1 */
+    gm_addr_dram_coord(&m, 65536, &c);
+    assert_int_equal(c.channel, 0);
+    assert_int_equal(c.local, 4096);
+    assert_int_equal(c.bank, 1);
+    assert_int_equal(c.bank_group, 1);
+    assert_int_equal(c.row, 0);
+    assert_int_equal(c.col, 0);
+    /* 16 banks x 4 KB = 64 KB local = 1 MB global -> row 1 bank 0 */
+    gm_addr_dram_coord(&m, 1u << 20, &c);
+    assert_int_equal(c.bank, 0);
+    assert_int_equal(c.row, 1);
+    /* bank 5 -> group 1; column from the low bits */
+    gm_addr_dram_coord(&m, 5 * 65536 + 8192 + 256 + 64 + 3, &c);
+    assert_int_equal(c.bank, 5);
+    assert_int_equal(c.bank_group, 1);
+    assert_int_equal(c.col, (512 + 256 + 64) / 64);
+    assert_int_equal(c.offset, 3);
+}
+
+static void check_bijection(uint32_t p, uint32_t slices, uint32_t channels, uint32_t banks,
+                            uint32_t groups, uint32_t row, uint32_t atom)
+{
+    gm_addr_map m;
+    gm_error err;
+    gm_prng rng;
+    assert_int_equal(gm_addr_map_init(&m, p, slices, channels, banks, groups, row, atom,
+                                      &err), 0);
+    gm_prng_seed(&rng, 1, slices * 1000 + channels);
+    for (int i = 0; i < 200000; i++) {
+        uint64_t a = gm_prng_next(&rng) >> (i % 2 ? 24 : 30);
+        gm_dram_coord c;
+        gm_addr_dram_coord(&m, a, &c);
+        assert_true(c.slice < slices);
+        assert_true(c.channel < channels);
+        assert_int_equal(c.channel, c.slice / (slices / channels));
+        assert_true(c.bank < banks);
+        assert_int_equal(c.bank_group, c.bank % groups);
+        assert_true((uint64_t)c.col * atom + c.offset < row);
+        assert_int_equal(gm_addr_from_coord(&m, &c), a);
+        /* and the other way: a random coordinate maps back to itself */
+        gm_dram_coord d = {0}, e;
+        d.channel = (uint32_t)gm_prng_below(&rng, channels);
+        d.bank = (uint32_t)gm_prng_below(&rng, banks);
+        d.row = gm_prng_below(&rng, 1u << 20);
+        d.col = (uint32_t)gm_prng_below(&rng, row / atom);
+        d.offset = (uint32_t)gm_prng_below(&rng, atom);
+        gm_addr_dram_coord(&m, gm_addr_from_coord(&m, &d), &e);
+        assert_int_equal(e.channel, d.channel);
+        assert_int_equal(e.bank, d.bank);
+        assert_int_equal(e.row, d.row);
+        assert_int_equal(e.col, d.col);
+        assert_int_equal(e.offset, d.offset);
+    }
+    /* Dense: one channel's first local bytes come from distinct addresses
+     * and cover 0..N-1 exactly once (checked via the inverse). */
+    uint32_t n = 1u << 16;
+    uint8_t *hit = calloc(n, 1);
+    assert_non_null(hit);
+    uint64_t span = (uint64_t)n / (p * (slices / channels)) * p * slices + p * slices;
+    for (uint64_t a = 0; a < span; a += atom) {
+        gm_dram_coord c;
+        gm_addr_dram_coord(&m, a, &c);
+        if (c.channel == channels - 1 && c.local < n) {
+            assert_int_equal(hit[c.local], 0);
+            hit[c.local] = 1;
+        }
+    }
+    for (uint32_t i = 0; i < n; i += atom)
+        assert_int_equal(hit[i], 1);
+    free(hit);
+}
+
+static void test_map_bijection(void **state)
+{
+    (void)state;
+    check_bijection(256, 32, 16, 16, 4, 4096, 64);  /* baseline */
+    check_bijection(256, 48, 24, 16, 4, 4096, 64);  /* 120-core: non power of two */
+    check_bijection(256, 24, 12, 12, 3, 3072, 64);  /* ATA-like: all odd counts */
+    check_bijection(384, 30, 6, 10, 5, 2048, 32);
+}
+
+static void test_map_rejects(void **state)
+{
+    (void)state;
+    gm_addr_map m;
+    gm_error err = {{0}};
+    assert_int_not_equal(gm_addr_map_init(&m, 256, 30, 16, 16, 4, 4096, 64, &err), 0);
+    assert_non_null(strstr(err.msg, "multiple of channels"));
+    assert_int_not_equal(gm_addr_map_init(&m, 256, 32, 16, 16, 3, 4096, 64, &err), 0);
+    assert_int_not_equal(gm_addr_map_init(&m, 256, 32, 16, 16, 4, 4000, 64, &err), 0);
+    assert_int_not_equal(gm_addr_map_init(&m, 0, 32, 16, 16, 4, 4096, 64, &err), 0);
+}
+
+/* ---- timing table ------------------------------------------------------ */
+
+static void test_hynix_defaults(void **state)
+{
+    (void)state;
+    gm_dram_timing t;
+    gm_dram_timing_hynix_gddr5(&t);
+    /* GPGPU-Sim GTX480 gpgpu_dram_timing_opt (brief and docs/dram.md) */
+    assert_int_equal(t.tRCD, 12);
+    assert_int_equal(t.tRP, 12);
+    assert_int_equal(t.tRAS, 28);
+    assert_int_equal(t.tRC, 40);
+    assert_int_equal(t.tCL, 12);
+    assert_int_equal(t.tWL, 4);
+    assert_int_equal(t.tCCDS, 2);
+    assert_int_equal(t.tCCDL, 3);
+    assert_int_equal(t.tRRDS, 6);
+    assert_int_equal(t.tRRDL, 6);
+    assert_int_equal(t.tWR, 12);
+    assert_int_equal(t.tRTP, 2);
+    assert_int_equal(t.tWTRS, 5);
+    assert_int_equal(t.tWTRL, 5);
+    /* BL8 over 4 beats per command clock */
+    assert_int_equal(t.tBURST, 8 / 4);
+    assert_int_equal(t.tRTW, t.tCL + t.tBURST + 2 - t.tWL);
+    /* ns -> cycles at 924 MHz: cycles = ns * 924 / 1000, tFAW and tRFC
+     * rounded up, tREFI rounded down. */
+    assert_true(t.tFAW * 1000u >= 23u * 924 && (t.tFAW - 1) * 1000u < 23u * 924);
+    assert_true(t.tRFC * 1000u >= 65u * 924 && (t.tRFC - 1) * 1000u < 65u * 924);
+    assert_true(t.tREFI * 1000u <= 3900u * 924 && (t.tREFI + 1) * 1000u > 3900u * 924);
+    gm_error err;
+    assert_int_equal(gm_dram_timing_check(&t, &err), 0);
+    t.tBURST = 0;
+    assert_int_not_equal(gm_dram_timing_check(&t, &err), 0);
+}
+
+static int in_scope(gm_dram_scope s, uint32_t a, uint32_t b, uint32_t groups)
+{
+    switch (s) {
+    case GM_SCOPE_BANK: return a == b;
+    case GM_SCOPE_GROUP: return a % groups == b % groups;
+    case GM_SCOPE_OTHER_GROUPS: return a % groups != b % groups;
+    default: return 1;
+    }
+}
+
+/* Every datasheet constraint is in the table, and the engine applies each
+ * row to exactly the banks of its scope. */
+static void test_timing_table(void **state)
+{
+    (void)state;
+    uint32_t n;
+    const gm_dram_rule *r = gm_dram_rules(&n);
+    static const char *const want[] = {
+        "tRC", "tRRDL", "tRRDS", "tFAW", "tRCD", "tRAS", "tRP", "tCCDL", "tCCDS",
+        "tBURST", "tRTW", "tWL+tBURST+tWTRL", "tWL+tBURST+tWTRS", "tRTP",
+        "tWL+tBURST+tWR", "tRFC",
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        int found = 0;
+        for (uint32_t i = 0; i < n; i++)
+            found |= strncmp(r[i].expr, want[w], strlen(want[w])) == 0 &&
+                     (r[i].expr[strlen(want[w])] == 0 || r[i].expr[strlen(want[w])] == ' ');
+        if (!found)
+            fail_msg("constraint %s missing from the table", want[w]);
+    }
+    gm_dram_timing t;
+    gm_dram_timing_hynix_gddr5(&t);
+    /* distinct values so a wrong row shows */
+    t.tRRDS = 5; t.tRRDL = 7; t.tCCDS = 2; t.tCCDL = 4; t.tWTRS = 3; t.tWTRL = 6;
+    for (int prev = 0; prev < GM_DRAM_NCMD; prev++) {
+        gm_dram_timer tm;
+        gm_error err;
+        assert_int_equal(gm_dram_timer_init(&tm, &t, 16, 4, &err), 0);
+        gm_dram_timer_issue(&tm, prev, 5, 1000);
+        for (int next = 0; next < GM_DRAM_NCMD; next++)
+            for (uint32_t b = 0; b < 16; b++) {
+                uint64_t want_t = 0;
+                for (uint32_t i = 0; i < n; i++)
+                    if (r[i].prev == prev && r[i].next == next && r[i].window == 0 &&
+                        (prev == GM_DRAM_REF || in_scope(r[i].scope, 5, b, 4)) &&
+                        1000 + r[i].dist(&t) > want_t)
+                        want_t = 1000 + r[i].dist(&t);
+                assert_int_equal(gm_dram_timer_earliest(&tm, next, b), want_t);
+            }
+        gm_dram_timer_free(&tm);
+    }
+}
+
+/* ---- one test per timing constraint, through the channel ---------------- */
+
+static void test_tRCD(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    gm_req *r = h_send(h, 3, 5, 0, 0);
+    size_t a = run_until_cmd(h, 0, GM_DRAM_ACT, 3);
+    expect_after(h, a, GM_DRAM_RD, 3, h->cfg.t.tRCD, r);
+    h_run_idle(h);
+    size_t mark = h->nhist;
+    r = h_send(h, 6, 2, 0, 1);
+    a = run_until_cmd(h, mark, GM_DRAM_ACT, 6);
+    expect_after(h, a, GM_DRAM_WR, 6, h->cfg.t.tRCD, r);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+static void test_tRAS(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    h_send(h, 0, 1, 0, 0);
+    gm_req *r = h_send(h, 0, 2, 0, 0);  /* conflict: needs PRE */
+    size_t a = run_until_cmd(h, 0, GM_DRAM_ACT, 0);
+    /* the open row's reads end at ACT+15, their tRTP at +17: tRAS binds */
+    expect_after(h, a, GM_DRAM_PRE, 0, h->cfg.t.tRAS, r);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+static void test_tRP(void **state)
+{
+    (void)state;
+    gm_dram_cfg c;
+    default_cfg(&c);
+    c.t.tRC = 30;  /* default tRC = tRAS + tRP would bind at the same cycle */
+    harness *h = h_new(&c, 16);
+    h_send(h, 0, 1, 0, 0);
+    gm_req *r = h_send(h, 0, 2, 0, 0);
+    size_t p = run_until_cmd(h, 0, GM_DRAM_PRE, 0);
+    expect_after(h, p, GM_DRAM_ACT, 0, c.t.tRP, r);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+static void test_tRC(void **state)
+{
+    (void)state;
+    gm_dram_cfg c;
+    default_cfg(&c);
+    c.t.tRC = 50;  /* longer than tRAS + tRP = 40, so tRC binds */
+    harness *h = h_new(&c, 16);
+    h_send(h, 0, 1, 0, 0);
+    gm_req *r = h_send(h, 0, 2, 0, 0);
+    size_t a = run_until_cmd(h, 0, GM_DRAM_ACT, 0);
+    size_t a2 = expect_after(h, a, GM_DRAM_ACT, 0, c.t.tRC, r);
+    /* the PRE in between came at tRAS; its tRP alone would allow ACT+40 */
+    size_t p = find_cmd(h, a, GM_DRAM_PRE, 0);
+    assert_true(p < a2);
+    assert_int_equal(h->hist[p].cycle, h->hist[a].cycle + c.t.tRAS);
+    assert_true(h->hist[p].cycle + c.t.tRP < h->hist[a2].cycle);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+static void rrd_case(uint32_t b2, int long_)
+{
+    gm_dram_cfg c;
+    default_cfg(&c);
+    c.t.tRRDS = 4;  /* different from tRRDL so the test sees which applies */
+    c.t.tRRDL = 8;
+    harness *h = h_new(&c, 16);
+    h_send(h, 0, 1, 0, 0);
+    gm_req *r = h_send(h, b2, 1, 0, 0);
+    size_t a = run_until_cmd(h, 0, GM_DRAM_ACT, 0);
+    expect_after(h, a, GM_DRAM_ACT, b2, long_ ? c.t.tRRDL : c.t.tRRDS, r);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+static void test_tRRDS(void **state)
+{
+    (void)state;
+    rrd_case(1, 0);  /* bank 1 is in group 1, bank 0 in group 0 */
+}
+
+static void test_tRRDL(void **state)
+{
+    (void)state;
+    rrd_case(4, 1);  /* bank 4 is in group 0 like bank 0 */
+}
+
+static void test_tFAW(void **state)
+{
+    (void)state;
+    gm_dram_cfg c;
+    default_cfg(&c);
+    /* defaults: 4 x tRRD = 24 > tFAW = 22, so tFAW never binds; make it
+     * bind, and push the reads out of the way so they do not take the
+     * command bus on the cycles under test. */
+    c.t.tFAW = 30;
+    c.t.tRCD = 60;
+    c.t.tRAS = 60;
+    c.t.tRC = 72;
+    harness *h = h_new(&c, 16);
+    gm_req *r[6];
+    r[0] = h_send(h, 0, 1, 0, 0);
+    h_run(h, 10);  /* the 2nd ACT comes late, so the window must slide */
+    for (uint32_t b = 1; b < 6; b++)
+        r[b] = h_send(h, b, 1, 0, 0);
+    size_t a[6];
+    a[0] = run_until_cmd(h, 0, GM_DRAM_ACT, 0);
+    for (uint32_t b = 1; b < 4; b++)
+        a[b] = run_until_cmd(h, 0, GM_DRAM_ACT, b);
+    /* 1st..4th at x, x+10, x+16, x+22 (tRRD); 5th waits for 1st + tFAW */
+    assert_true(h->hist[a[3]].cycle + c.t.tRRDS < h->hist[a[0]].cycle + c.t.tFAW);
+    a[4] = expect_after(h, a[3], GM_DRAM_ACT, 4,
+                        (uint32_t)(h->hist[a[0]].cycle + c.t.tFAW - h->hist[a[3]].cycle),
+                        r[4]);
+    assert_int_equal(h->hist[a[4]].cycle - h->hist[a[0]].cycle, c.t.tFAW);
+    /* 6th: tRRD from the 5th would allow x+36; the window from the 2nd
+     * (x+10) says x+40 */
+    assert_true(h->hist[a[4]].cycle + c.t.tRRDS < h->hist[a[1]].cycle + c.t.tFAW);
+    a[5] = expect_after(h, a[4], GM_DRAM_ACT, 5,
+                        (uint32_t)(h->hist[a[1]].cycle + c.t.tFAW - h->hist[a[4]].cycle),
+                        r[5]);
+    assert_int_equal(h->hist[a[5]].cycle - h->hist[a[1]].cycle, c.t.tFAW);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+/* Opens row `row` in each of the banks and waits until idle. */
+static void warm(harness *h, const uint32_t *banks, int n, uint64_t row)
+{
+    for (int i = 0; i < n; i++)
+        h_send(h, banks[i], row, 0, 0);
+    h_run_idle(h);
+}
+
+static void test_tCCDL(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    /* one line = two column commands to the same bank (same group) */
+    gm_req *r = h_send(h, 2, 1, 0, 0);
+    size_t c1 = run_until_cmd(h, 0, GM_DRAM_RD, 2);
+    expect_after(h, c1, GM_DRAM_RD, 2, h->cfg.t.tCCDL, r);
+    h_run_idle(h);
+    size_t mark = h->nhist;
+    r = h_send(h, 7, 1, 0, 1);
+    c1 = run_until_cmd(h, mark, GM_DRAM_WR, 7);
+    expect_after(h, c1, GM_DRAM_WR, 7, h->cfg.t.tCCDL, r);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+static void ccds_case(int write)
+{
+    gm_dram_cfg c;
+    default_cfg(&c);
+    c.t.tCCDS = 3;  /* above tBURST (2) so the data bus does not bind */
+    c.t.tCCDL = 5;
+    harness *h = h_new(&c, 16);
+    uint32_t banks[2] = {0, 1};
+    warm(h, banks, 2, 9);
+    size_t mark = h->nhist;
+    h_send(h, 0, 9, 2, write);
+    gm_req *r = h_send(h, 1, 9, 2, write);
+    gm_dram_cmd cmd = write ? GM_DRAM_WR : GM_DRAM_RD;
+    size_t c1 = run_until_cmd(h, mark, cmd, 0);
+    expect_after(h, c1, cmd, 1, c.t.tCCDS, r);
+    h_run_idle(h);
+    assert_int_equal(h->ch.stats.row_hits, 2);
+    check_log(h);
+    h_free(h);
+}
+
+static void test_tCCDS(void **state)
+{
+    (void)state;
+    ccds_case(0);
+    ccds_case(1);
+}
+
+static void test_tBURST(void **state)
+{
+    (void)state;
+    gm_dram_cfg c;
+    default_cfg(&c);
+    c.t.tCCDS = 1;  /* only the shared data bus spaces column commands */
+    c.t.tCCDL = 1;
+    harness *h = h_new(&c, 16);
+    gm_req *r = h_send(h, 0, 1, 0, 0);
+    size_t c1 = run_until_cmd(h, 0, GM_DRAM_RD, 0);
+    expect_after(h, c1, GM_DRAM_RD, 0, c.t.tBURST, r);
+    h_run_idle(h);
+    size_t mark = h->nhist;
+    r = h_send(h, 1, 1, 0, 1);
+    c1 = run_until_cmd(h, mark, GM_DRAM_WR, 1);
+    expect_after(h, c1, GM_DRAM_WR, 1, c.t.tBURST, r);
+    h_run_idle(h);
+    assert_int_equal(h->ch.stats.bus_busy, 4 * c.t.tBURST);
+    check_log(h);
+    h_free(h);
+}
+
+static void wtr_case(uint32_t rbank, int long_)
+{
+    gm_dram_cfg c;
+    default_cfg(&c);
+    c.t.tWTRS = 3;  /* different, so the test sees which one applies */
+    c.t.tWTRL = 7;
+    harness *h = h_new(&c, 16);
+    uint32_t banks[2] = {0, rbank};
+    warm(h, banks, 2, 4);
+    size_t mark = h->nhist;
+    h_send(h, 0, 4, 4, 1);
+    gm_req *r = h_send(h, rbank, 4, 4, 0);
+    size_t w1 = run_until_cmd(h, mark, GM_DRAM_WR, 0);
+    size_t w2 = run_until_cmd(h, w1 + 1, GM_DRAM_WR, 0);
+    expect_after(h, w2, GM_DRAM_RD, rbank,
+                 c.t.tWL + c.t.tBURST + (long_ ? c.t.tWTRL : c.t.tWTRS), r);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+static void test_tWTRL(void **state)
+{
+    (void)state;
+    wtr_case(4, 1);
+}
+
+static void test_tWTRS(void **state)
+{
+    (void)state;
+    wtr_case(1, 0);
+}
+
+static void test_tRTW(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    uint32_t banks[2] = {0, 1};
+    warm(h, banks, 2, 3);
+    size_t mark = h->nhist;
+    h_send(h, 0, 3, 2, 0);
+    gm_req *r = h_send(h, 1, 3, 2, 1);
+    size_t r1 = run_until_cmd(h, mark, GM_DRAM_RD, 0);
+    size_t r2 = run_until_cmd(h, r1 + 1, GM_DRAM_RD, 0);
+    expect_after(h, r2, GM_DRAM_WR, 1, h->cfg.t.tRTW, r);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+static void test_tRTP(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    uint32_t bank0 = 0;
+    warm(h, &bank0, 1, 1);
+    h_run(h, 50);  /* tRAS of the warm-up ACT is long over */
+    size_t mark = h->nhist;
+    h_send(h, 0, 1, 2, 0);           /* hit */
+    gm_req *r = h_send(h, 0, 2, 0, 0); /* conflict */
+    size_t r1 = run_until_cmd(h, mark, GM_DRAM_RD, 0);
+    size_t r2 = run_until_cmd(h, r1 + 1, GM_DRAM_RD, 0);
+    expect_after(h, r2, GM_DRAM_PRE, 0, h->cfg.t.tRTP, r);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+static void test_tWR(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    uint32_t bank0 = 0;
+    warm(h, &bank0, 1, 1);
+    h_run(h, 50);
+    size_t mark = h->nhist;
+    h_send(h, 0, 1, 2, 1);           /* write hit */
+    gm_req *r = h_send(h, 0, 2, 0, 0); /* conflict */
+    size_t w1 = run_until_cmd(h, mark, GM_DRAM_WR, 0);
+    size_t w2 = run_until_cmd(h, w1 + 1, GM_DRAM_WR, 0);
+    const gm_dram_timing *t = &h->cfg.t;
+    expect_after(h, w2, GM_DRAM_PRE, 0, t->tWL + t->tBURST + t->tWR, r);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+/* Data timing: read data is complete tCL + tBURST after the last RD, write
+ * data tWL + tBURST after the last WR; the reply leaves on that cycle. */
+static void data_case(int write)
+{
+    harness *h = h_new(NULL, 16);
+    gm_req *r = h_send(h, 5, 1, 0, write);
+    gm_dram_cmd cmd = write ? GM_DRAM_WR : GM_DRAM_RD;
+    size_t c1 = run_until_cmd(h, 0, cmd, 5);
+    size_t c2 = run_until_cmd(h, c1 + 1, cmd, 5);
+    uint64_t done = h->hist[c2].cycle + (write ? h->cfg.t.tWL : h->cfg.t.tCL) +
+                    h->cfg.t.tBURST;
+    uint64_t accepted = r->t_dram / period(h);
+    while (h_cycle(h) < done - 1) {
+        h_tick(h);
+        assert_int_equal(r->loc, GM_LOC_DRAM);
+    }
+    h_tick(h);
+    assert_int_equal(r->loc, GM_LOC_L2);
+    assert_int_equal(r->t_dram_done, done * period(h));
+    if (!write) {
+        assert_int_equal(h->ch.stats.read_latency_count, 1);
+        assert_int_equal(h->ch.stats.read_latency_sum, done - accepted);
+        /* closed bank: tRCD + tCCDL + tCL + tBURST after the ACT, which
+         * comes one cycle after acceptance */
+        const gm_dram_timing *t = &h->cfg.t;
+        assert_int_equal(done - accepted, 1 + t->tRCD + t->tCCDL + t->tCL + t->tBURST);
+    }
+    h_run_idle(h);
+    h_free(h);
+}
+
+static void test_tCL(void **state)
+{
+    (void)state;
+    data_case(0);
+}
+
+static void test_tWL(void **state)
+{
+    (void)state;
+    data_case(1);
+}
+
+/* Refresh: open row closed by PRE, REF tRP later, next ACT tRFC after REF. */
+static void test_tRFC_and_pre_to_ref(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    const gm_dram_timing *t = &h->cfg.t;
+    uint32_t bank0 = 0;
+    warm(h, &bank0, 1, 1);
+    while (h_cycle(h) < t->tREFI - 3)
+        h_tick(h);
+    assert_int_equal(h->ch.stats.refreshes, 0);
+    size_t mark = h->nhist;
+    gm_req *r = h_send(h, 2, 1, 0, 0);  /* accepted at tREFI - 2 */
+    size_t a = run_until_cmd(h, mark, GM_DRAM_ACT, 2);
+    /* the ACT went before refresh was due; it delays the PRE by tRAS */
+    assert_true(h->hist[a].cycle < t->tREFI);
+    size_t mark2 = h->nhist;
+    gm_req *r2 = h_send(h, 3, 1, 0, 0);
+    size_t p = run_until_cmd(h, mark2, GM_DRAM_PRE, 2);
+    assert_int_equal(h->hist[p].cycle, h->hist[a].cycle + t->tRAS);
+    /* bank 0 was closed on the due cycle itself */
+    size_t p0 = find_cmd(h, mark, GM_DRAM_PRE, 0);
+    assert_int_equal(h->hist[p0].cycle, t->tREFI);
+    /* no ACT for bank 3 while the refresh is pending */
+    assert_int_equal(find_cmd(h, mark2, GM_DRAM_ACT, 3), SIZE_MAX);
+    size_t ref = expect_after(h, p, GM_DRAM_REF, 0, t->tRP, r2);
+    /* bank 2's request lost its row to the refresh and is the oldest */
+    size_t a2 = expect_after(h, ref, GM_DRAM_ACT, 2, t->tRFC, r);
+    assert_true(find_cmd(h, a2, GM_DRAM_ACT, 3) == SIZE_MAX ||
+                find_cmd(h, a2, GM_DRAM_ACT, 3) > a2);
+    h_run_idle(h);
+    assert_int_equal(h->ch.stats.refreshes, 1);
+    check_log(h);
+    h_free(h);
+}
+
+/* ---- refresh rate ------------------------------------------------------- */
+
+static void test_refresh_idle(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    const gm_dram_timing *t = &h->cfg.t;
+    h_run(h, 10 * (uint64_t)t->tREFI + 50);
+    assert_int_equal(h->ch.stats.refreshes, 10);
+    assert_int_equal(h->nhist, 10);
+    for (size_t i = 0; i < h->nhist; i++) {
+        assert_int_equal(h->hist[i].cmd, GM_DRAM_REF);
+        assert_int_equal(h->hist[i].cycle, (i + 1) * t->tREFI);  /* banks closed */
+    }
+    assert_false(gm_dram_channel_busy(&h->ch));
+    h_free(h);
+}
+
+/* Random traffic to channel 0: rows 0..rows-1, every bank; `load` percent
+ * chance of a new request per tick while fewer than `cap` are outstanding. */
+static void h_random_traffic(harness *h, uint64_t ticks, uint32_t load, uint32_t rows,
+                             uint32_t write_pct, uint64_t cap)
+{
+    gm_prng g;
+    gm_prng_seed(&g, 99, rows * 100 + load);
+    for (uint64_t i = 0; i < ticks; i++) {
+        if (h->pool.live < cap && gm_prng_below(&g, 100) < load) {
+            uint32_t bank = (uint32_t)gm_prng_below(&g, h->cfg.banks);
+            uint64_t row = gm_prng_below(&g, rows);
+            uint32_t col = (uint32_t)gm_prng_below(&g, h->cfg.row_bytes / GM_LINE_BYTES) *
+                           (GM_LINE_BYTES / h->cfg.atom_bytes);
+            uint64_t a = addr_of(h, bank, row, col);
+            if (gm_link_can_push(&h->in[gm_addr_slice(&h->map, a) % NLINKS], h->clk.now))
+                h_send_addr(h, a, gm_prng_below(&g, 100) < write_pct);
+        }
+        h_tick(h);
+    }
+}
+
+static void test_refresh_busy(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 64);
+    const gm_dram_timing *t = &h->cfg.t;
+    uint64_t run = 10 * (uint64_t)t->tREFI + 200;
+    h_random_traffic(h, run, 60, 4, 30, 40);
+    assert_int_equal(h->ch.stats.refreshes, 10);
+    size_t k = 0;
+    for (size_t i = 0; i < h->nhist; i++) {
+        if (h->hist[i].cmd != GM_DRAM_REF)
+            continue;
+        k++;
+        /* due at k * tREFI; closing the banks takes at most tRAS (or a
+         * write's recovery) + tRP plus one cycle per open bank */
+        assert_true(h->hist[i].cycle >= k * t->tREFI);
+        assert_true(h->hist[i].cycle <= k * t->tREFI + 100);
+        if (i + 1 < h->nhist)
+            assert_true(h->hist[i + 1].cycle >= h->hist[i].cycle + t->tRFC);
+    }
+    assert_true(h->ch.stats.rd_cmds > 1000);
+    h_run_idle(h);
+    check_log(h);
+    h_free(h);
+}
+
+/* ---- scheduling --------------------------------------------------------- */
+
+/* Three requests to bank 0, queued back to back: a miss that opens row 1,
+ * an older conflict (row 2), a younger hit (row 1). tRAS of the first ACT
+ * holds the conflict's PRE back while the hit is queued. */
+static void order_case(uint32_t sched)
+{
+    gm_dram_cfg c;
+    default_cfg(&c);
+    c.sched = sched;
+    harness *h = h_new(&c, 16);
+    h_send(h, 0, 1, 0, 0);
+    gm_req *old = h_send(h, 0, 2, 0, 0);
+    gm_req *young = h_send(h, 0, 1, 2, 0);
+    uint64_t t_old = 0, t_young = 0;
+    for (int i = 0; i < 1000 && gm_dram_channel_busy(&h->ch); i++) {
+        h_tick(h);
+        if (!t_old && old->loc == GM_LOC_L2)
+            t_old = old->t_dram_done;
+        if (!t_young && young->loc == GM_LOC_L2)
+            t_young = young->t_dram_done;
+    }
+    h_run_idle(h);
+    static const uint8_t frfcfs[] = {GM_DRAM_ACT, GM_DRAM_RD, GM_DRAM_RD, GM_DRAM_RD,
+                                     GM_DRAM_RD, GM_DRAM_PRE, GM_DRAM_ACT, GM_DRAM_RD,
+                                     GM_DRAM_RD};
+    static const uint8_t fcfs[] = {GM_DRAM_ACT, GM_DRAM_RD, GM_DRAM_RD, GM_DRAM_PRE,
+                                   GM_DRAM_ACT, GM_DRAM_RD, GM_DRAM_RD, GM_DRAM_PRE,
+                                   GM_DRAM_ACT, GM_DRAM_RD, GM_DRAM_RD};
+    const uint8_t *want = sched == GM_DRAM_FRFCFS ? frfcfs : fcfs;
+    size_t n = sched == GM_DRAM_FRFCFS ? sizeof frfcfs : sizeof fcfs;
+    assert_int_equal(h->nhist, n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(h->hist[i].cmd, want[i]);
+    const gm_dram_stats *s = &h->ch.stats;
+    assert_int_equal(s->row_misses, 1);
+    if (sched == GM_DRAM_FRFCFS) {
+        /* the younger hit rides on the open row before the older conflict */
+        assert_int_equal(h->hist[6].row, 2);
+        assert_true(t_young < t_old);
+        assert_int_equal(s->row_hits, 1);
+        assert_int_equal(s->row_conflicts, 1);
+        assert_int_equal(s->activates, 2);
+    } else {
+        /* strict order: the old request closes row 1, the young one must
+         * reopen it */
+        assert_int_equal(h->hist[4].row, 2);
+        assert_int_equal(h->hist[8].row, 1);
+        assert_true(t_old < t_young);
+        assert_int_equal(s->row_hits, 0);
+        assert_int_equal(s->row_conflicts, 2);
+        assert_int_equal(s->activates, 3);
+    }
+    check_log(h);
+    h_free(h);
+}
+
+static void test_frfcfs_order(void **state)
+{
+    (void)state;
+    order_case(GM_DRAM_FRFCFS);
+}
+
+static void test_fcfs_order(void **state)
+{
+    (void)state;
+    order_case(GM_DRAM_FCFS);
+}
+
+/* FR-FCFS first-ready across banks: an older request whose ACT is held
+ * back by tRRD does not stop a younger row hit in another bank. */
+static void test_frfcfs_first_ready(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    uint32_t bank5 = 5;
+    warm(h, &bank5, 1, 7);
+    h_run(h, 40);
+    size_t mark = h->nhist;
+    h_send(h, 0, 1, 0, 0);    /* ACT bank 0 */
+    h_tick(h);
+    h_send(h, 1, 1, 0, 0);    /* ACT bank 1: waits tRRDS after bank 0's */
+    h_tick(h);
+    h_send(h, 5, 7, 2, 0);    /* youngest: hit in bank 5 */
+    h_run_idle(h);
+    size_t a1 = find_cmd(h, mark, GM_DRAM_ACT, 1);
+    size_t hit = find_cmd(h, mark, GM_DRAM_RD, 5);
+    assert_true(hit < a1);
+    check_log(h);
+    h_free(h);
+}
+
+/* ---- conservation, back-pressure, determinism --------------------------- */
+
+static void conservation_case(uint32_t sched, uint32_t out_cap, uint32_t pop_pct,
+                              const gm_dram_timing *tt)
+{
+    gm_dram_cfg c;
+    default_cfg(&c);
+    c.sched = sched;
+    if (tt)
+        c.t = *tt;
+    harness *h = h_new(&c, out_cap);
+    h->pop_percent = pop_pct;
+    h_random_traffic(h, 12000, 50, 3, 30, 64);
+    uint64_t sent = h->pool.allocated;
+    h->pop_percent = 100;
+    h_run_idle(h);
+    assert_true(sent > 500);
+    assert_int_equal(h->replies, sent);
+    assert_int_equal(h->ch.qn, 0);
+    assert_int_equal(h->ch.dn, 0);
+    const gm_dram_stats *s = gm_dram_channel_stats(&h->ch);
+    assert_int_equal(s->reads + s->writes, sent);
+    assert_int_equal(s->row_hits + s->row_misses + s->row_conflicts, sent);
+    assert_int_equal(s->rd_cmds, 2 * s->reads);
+    assert_int_equal(s->wr_cmds, 2 * s->writes);
+    assert_true(s->max_queue <= c.queue);
+    assert_int_equal(s->bus_busy, (s->rd_cmds + s->wr_cmds) * c.t.tBURST);
+    assert_true(s->bus_busy <= s->cycles);
+    assert_true(s->refreshes >= 3);
+    uint64_t acts = 0, pres = 0;
+    for (size_t i = 0; i < h->nhist; i++) {
+        acts += h->hist[i].cmd == GM_DRAM_ACT;
+        pres += h->hist[i].cmd == GM_DRAM_PRE;
+    }
+    assert_int_equal(acts, s->activates);
+    assert_int_equal(pres, s->precharges);
+    check_log(h);
+    h_free(h);
+}
+
+static void test_conservation(void **state)
+{
+    (void)state;
+    conservation_case(GM_DRAM_FRFCFS, 64, 100, NULL);
+    conservation_case(GM_DRAM_FCFS, 64, 100, NULL);
+    /* return links of one entry, drained at random: replies are held,
+     * never lost or duplicated */
+    conservation_case(GM_DRAM_FRFCFS, 1, 30, NULL);
+    /* tight timings where the data bus and tFAW bind */
+    gm_dram_timing t;
+    gm_dram_timing_hynix_gddr5(&t);
+    t.tCCDS = 1;
+    t.tCCDL = 1;
+    t.tRRDS = 2;
+    t.tRRDL = 3;
+    t.tFAW = 20;
+    t.tREFI = 1500;
+    conservation_case(GM_DRAM_FRFCFS, 64, 100, &t);
+}
+
+/* Expected throughput from first principles (independent of the model's
+ * code): a read is 2 column commands = 2 x tBURST = 4 data-bus cycles.
+ * Streaming lines through open rows should keep the bus nearly always busy
+ * (one ACT per 32 lines, overlapped with the previous bank's bursts);
+ * random rows need one ACT per request, and ACTs are at least
+ * tRRDS = tRRDL = 6 cycles apart (tFAW/4 = 5.5 is looser), so 6 cycles per
+ * request is a hard floor. */
+static uint64_t feed(harness *h, uint64_t n, int random_rows)
+{
+    gm_prng g;
+    gm_prng_seed(&g, 5, (uint64_t)random_rows);
+    uint64_t sent = 0, first = 0;
+    while (sent < n) {
+        if (h->pool.live < 48) {
+            uint64_t line = sent;
+            uint32_t bank, col;
+            uint64_t row;
+            if (random_rows) {
+                bank = (uint32_t)gm_prng_below(&g, h->cfg.banks);
+                row = gm_prng_below(&g, 1u << 14);
+                col = (uint32_t)gm_prng_below(&g, 32) * 2;
+            } else {
+                uint64_t idx = line * GM_LINE_BYTES / h->cfg.row_bytes;
+                bank = (uint32_t)(idx % h->cfg.banks);
+                row = idx / h->cfg.banks;
+                col = (uint32_t)(line * GM_LINE_BYTES % h->cfg.row_bytes / h->cfg.atom_bytes);
+            }
+            uint64_t a = addr_of(h, bank, row, col);
+            if (gm_link_can_push(&h->in[gm_addr_slice(&h->map, a) % NLINKS], h->clk.now)) {
+                h_send_addr(h, a, 0);
+                sent++;
+            }
+        }
+        h_tick(h);
+        if (!first)
+            first = h->ticks;
+    }
+    h_run_idle(h);
+    return h->ticks - first;
+}
+
+static void test_bandwidth(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 64);
+    uint64_t cyc = feed(h, 4000, 0);
+    const gm_dram_stats *s = &h->ch.stats;
+    assert_int_equal(s->bus_busy, 4000 * 4);
+    /* >= 95 % of the data bus while streaming */
+    print_message("stream: cyc %llu bus %llu acts %llu hits %llu refs %llu\n", (unsigned long long)cyc, (unsigned long long)s->bus_busy, (unsigned long long)s->activates, (unsigned long long)s->row_hits, (unsigned long long)s->refreshes);
+    assert_true(s->bus_busy * 100 >= cyc * 95);
+    assert_true(s->row_hits >= 4000 - 4000 / 32);
+    h_free(h);
+
+    h = h_new(NULL, 64);
+    cyc = feed(h, 3000, 1);
+    s = &h->ch.stats;
+    assert_true(s->activates >= 2990);
+    assert_true(cyc >= 6 * (s->activates - 1));
+    /* within 10 % of the tRRD floor (refresh costs ~2 %) */
+    assert_true(cyc * 10 <= 6 * 3000 * 11);
+    h_free(h);
+}
+
+static uint64_t run_hash(void)
+{
+    harness *h = h_new(NULL, 4);
+    h->pop_percent = 50;
+    h_random_traffic(h, 8000, 40, 4, 25, 64);
+    h->pop_percent = 100;
+    h_run_idle(h);
+    uint64_t x = 1469598103934665603ULL;
+    for (size_t i = 0; i < h->nhist; i++)
+        x = (x ^ (h->hist[i].cycle * 131 + h->hist[i].cmd * 17 + h->hist[i].bank)) *
+            0x100000001b3ULL;
+    x ^= h->reply_hash;
+    const gm_dram_stats *s = gm_dram_channel_stats(&h->ch);
+    x = (x ^ s->read_latency_sum ^ (s->row_hits << 32) ^ s->cycles) * 0x100000001b3ULL;
+    h_free(h);
+    return x;
+}
+
+static void test_determinism(void **state)
+{
+    (void)state;
+    assert_true(run_hash() == run_hash());
+}
+
+static void test_init_rejects(void **state)
+{
+    (void)state;
+    gm_dram_cfg c;
+    gm_dram_channel ch;
+    gm_error err = {{0}};
+    default_cfg(&c);
+    c.queue = 0;
+    assert_int_not_equal(gm_dram_channel_init(&ch, &c, 0, &err), 0);
+    default_cfg(&c);
+    c.atom_bytes = 48;
+    assert_int_not_equal(gm_dram_channel_init(&ch, &c, 0, &err), 0);
+    default_cfg(&c);
+    c.t.tREFI = 50;
+    assert_int_not_equal(gm_dram_channel_init(&ch, &c, 0, &err), 0);
+    assert_non_null(strstr(err.msg, "tREFI"));
+    default_cfg(&c);
+    assert_int_not_equal(gm_dram_channel_init(&ch, &c, 16, &err), 0);
+    default_cfg(&c);
+    c.bank_groups = 3;
+    assert_int_not_equal(gm_dram_channel_init(&ch, &c, 0, &err), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_map_examples),
+        cmocka_unit_test(test_map_bijection),
+        cmocka_unit_test(test_map_rejects),
+        cmocka_unit_test(test_hynix_defaults),
+        cmocka_unit_test(test_timing_table),
+        cmocka_unit_test(test_tRCD),
+        cmocka_unit_test(test_tRAS),
+        cmocka_unit_test(test_tRP),
+        cmocka_unit_test(test_tRC),
+        cmocka_unit_test(test_tRRDS),
+        cmocka_unit_test(test_tRRDL),
+        cmocka_unit_test(test_tFAW),
+        cmocka_unit_test(test_tCCDL),
+        cmocka_unit_test(test_tCCDS),
+        cmocka_unit_test(test_tBURST),
+        cmocka_unit_test(test_tWTRL),
+        cmocka_unit_test(test_tWTRS),
+        cmocka_unit_test(test_tRTW),
+        cmocka_unit_test(test_tRTP),
+        cmocka_unit_test(test_tWR),
+        cmocka_unit_test(test_tCL),
+        cmocka_unit_test(test_tWL),
+        cmocka_unit_test(test_tRFC_and_pre_to_ref),
+        cmocka_unit_test(test_refresh_idle),
+        cmocka_unit_test(test_refresh_busy),
+        cmocka_unit_test(test_frfcfs_order),
+        cmocka_unit_test(test_fcfs_order),
+        cmocka_unit_test(test_frfcfs_first_ready),
+        cmocka_unit_test(test_conservation),
+        cmocka_unit_test(test_bandwidth),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_init_rejects),
+    };
+    return cmocka_run_group_tests(tests, 0, 0);
+}
