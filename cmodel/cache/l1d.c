@@ -20,8 +20,6 @@ int gm_l1d_init(gm_l1d *c, const gm_cache_cfg *cfg, uint32_t id, gm_residency *r
     if (cfg->line_bytes != GM_LINE_BYTES)
         return gm_fail(err, "L1D line of %u bytes: requests are %u B lines", cfg->line_bytes,
                        GM_LINE_BYTES);
-    if (cfg->latency == 0)
-        return gm_fail(err, "L1D latency must be at least 1 cycle");
     if (cfg->miss_queue == 0)
         return gm_fail(err, "L1D miss queue must hold at least 1 request");
     if (cfg->port_bytes == 0)

@@ -35,6 +35,19 @@ int gm_tag_array_init(gm_tag_array *t, uint32_t size_bytes, uint32_t line_bytes,
     return 0;
 }
 
+int gm_tag_array_set_interleave(gm_tag_array *t, uint32_t chunk_bytes, uint32_t owners,
+                                gm_error *err)
+{
+    if (chunk_bytes == 0 || chunk_bytes % t->line_bytes != 0)
+        return gm_fail(err, "interleaving chunk of %u bytes: must be a positive multiple of"
+                            " the %u B line", chunk_bytes, t->line_bytes);
+    if (owners == 0)
+        return gm_fail(err, "interleaving over 0 owners");
+    t->il_lines = owners > 1 ? chunk_bytes / t->line_bytes : 0;
+    t->il_owners = owners;
+    return 0;
+}
+
 void gm_tag_array_free(gm_tag_array *t)
 {
     free(t->line);

@@ -1,9 +1,16 @@
 /* gm_tag_array: the tag store of a set-associative, sectored cache.
  *
  * Lines are line_bytes long (a power of two, 4 sectors each); a line is in
- * set (addr / line_bytes) % sets, so any positive set count works, not only
+ * set (line number) % sets, so any positive set count works, not only
  * powers of two. Each way records the full line address, a last-use stamp
  * for exact LRU, a sector-valid mask and a sector-dirty mask.
+ *
+ * An array that only ever sees one owner's share of an interleaved address
+ * space (an L2 slice, a home-sliced DC-L1 node) would use only a few sets
+ * if indexed by the global line number. gm_tag_array_set_interleave makes
+ * the line number the dense owner-local one: with chunks of chunk_bytes
+ * dealt round robin over `owners`, local = (chunk / owners) * chunk_bytes +
+ * addr % chunk_bytes (the partition bits removed, as GPGPU-Sim's L2 does).
  *
  * Replacement: an unused way if the set has one (lowest way first), else
  * the way with the smallest last-use stamp. Stamps come from one counter
@@ -38,6 +45,8 @@ typedef struct gm_tag_array {
     uint32_t line_bytes;
     uint32_t line_shift;
     uint64_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
+    uint32_t il_lines;  /* interleave chunk in lines (0 = no interleave) */
+    uint32_t il_owners; /* owners the chunks are dealt over */
     uint64_t stamp;     /* source of last-use stamps */
     uint32_t lines_used;
 } gm_tag_array;
@@ -56,9 +65,18 @@ int gm_tag_array_init(gm_tag_array *t, uint32_t size_bytes, uint32_t line_bytes,
                       uint32_t assoc, gm_error *err);
 void gm_tag_array_free(gm_tag_array *t);
 
+/* Index by the owner-local address (see above). chunk_bytes must be a
+ * positive multiple of line_bytes, owners >= 1. */
+int gm_tag_array_set_interleave(gm_tag_array *t, uint32_t chunk_bytes, uint32_t owners,
+                                gm_error *err);
+
 static inline uint32_t gm_tag_set(const gm_tag_array *t, uint64_t addr)
 {
     uint64_t n = addr >> t->line_shift;
+    if (t->il_lines) {
+        uint64_t chunk = n / t->il_lines;
+        n = chunk / t->il_owners * t->il_lines + n % t->il_lines;
+    }
     return (uint32_t)(t->set_mask ? n & t->set_mask : n % t->sets);
 }
 

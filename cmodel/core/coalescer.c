@@ -17,7 +17,8 @@ static void add_line(gm_coalesced *o, uint64_t line, uint8_t sectors)
         o->line[i - 1].sectors |= sectors;
         return;
     }
-    memmove(&o->line[i + 1], &o->line[i], (o->n - i) * sizeof o->line[0]);
+    if (i < o->n)
+        memmove(&o->line[i + 1], &o->line[i], (o->n - i) * sizeof o->line[0]);
     o->line[i].addr = line;
     o->line[i].sectors = sectors;
     o->n++;
@@ -33,6 +34,10 @@ int gm_coalesce(const gm_inst *in, gm_coalesced *out)
     if (in->width == 0 || in->width > GM_COALESCE_MAX_WIDTH)
         return -1;
     uint64_t last = (uint64_t)in->width - 1;
+    /* Pieces of consecutive lanes usually fall in the same line: gather
+     * their sectors here and insert the line once it changes. */
+    uint64_t cur_line = 1; /* no line address has low bits set: "none" */
+    unsigned cur_mask = 0;
     while (mask) {
         int lane = __builtin_ctz(mask);
         mask &= mask - 1;
@@ -41,13 +46,23 @@ int gm_coalesce(const gm_inst *in, gm_coalesced *out)
         unsigned s0 = (unsigned)(a / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE;
         unsigned s1 = (unsigned)(e / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE;
         uint64_t la = a & ~LINE_MASK, le = e & ~LINE_MASK;
-        if (la == le) {
-            add_line(out, la, (uint8_t)((0xfu << s0) & (0xfu >> (3 - s1))));
-        } else {
-            add_line(out, la, (uint8_t)((0xfu << s0) & 0xfu));
-            add_line(out, le, (uint8_t)(0xfu >> (3 - s1)));
+        unsigned first = 0xfu << s0, end = 0xfu >> (3 - s1);
+        if (la == le)
+            first &= end;
+        if (la != cur_line) {
+            if (cur_mask)
+                add_line(out, cur_line, (uint8_t)cur_mask);
+            cur_line = la;
+            cur_mask = 0;
+        }
+        cur_mask |= first & 0xfu;
+        if (la != le) { /* straddles into the next line */
+            add_line(out, cur_line, (uint8_t)cur_mask);
+            cur_line = le;
+            cur_mask = end;
         }
     }
+    add_line(out, cur_line, (uint8_t)cur_mask);
     for (uint32_t i = 0; i < out->n; i++)
         out->nsectors += (uint32_t)__builtin_popcount(out->line[i].sectors);
     return (int)out->n;

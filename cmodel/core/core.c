@@ -125,6 +125,7 @@ int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
         c->free_recs = &c->recs[i];
     }
     c->free_warps = cfg->core.max_warps;
+    c->stats.event_hash = 0xcbf29ce484222325ULL;
     return 0;
 }
 
@@ -384,6 +385,7 @@ static void ldst_cycle(gm_core *c, gm_time now)
         const gm_coalesced_line *ln = &e->co.line[e->next_line];
         gm_req probe = {.addr = ln->addr, .sectors = ln->sectors, .kind = e->kind};
         if (!gm_l1d_can_access(&c->l1, &probe, now)) {
+            gm_l1d_count_refusal(&c->l1, &probe, now);
             c->stats.l1_refusals++;
             return;
         }
@@ -404,6 +406,15 @@ static void ldst_cycle(gm_core *c, gm_time now)
     }
 }
 
+static uint64_t fnv1a_u64(uint64_t h, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        h ^= (v >> (8 * i)) & 0xff;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
 /* A line request came back: the instruction completes with its last one. */
 static uint32_t complete_request(gm_core *c, gm_req *r, gm_time now)
 {
@@ -413,6 +424,7 @@ static uint32_t complete_request(gm_core *c, gm_req *r, gm_time now)
     c->stats.mem_latency_n++;
     if (lat > c->stats.mem_latency_max)
         c->stats.mem_latency_max = lat;
+    c->stats.event_hash = fnv1a_u64(fnv1a_u64(c->stats.event_hash, r->id), now);
     gm_req_release(c->pool, r);
     c->last_progress = c->cycle;
     if (--rec->remaining)

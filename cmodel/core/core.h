@@ -45,6 +45,7 @@ typedef struct gm_core_stats {
     uint64_t mem_latency_sum;   /* request creation to completion, in clock ticks */
     uint64_t mem_latency_n;
     uint64_t mem_latency_max;
+    uint64_t event_hash;        /* FNV-1a over (request id, completion time) */
 } gm_core_stats;
 
 /* A memory instruction in flight: the warp's destination register stays

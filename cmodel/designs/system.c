@@ -72,7 +72,8 @@ static int init_links(gm_system *s, gm_error *err)
     const gm_clock_domain *dram = &s->clock.d[s->dom_dram];
     uint32_t ns = s->nslices, nc = s->ncores;
 
-    if (make_links(&s->core_req, nc, cfg->l1.miss_queue, SYNC_EDGES, icnt, err) ||
+    /* The L1 keeps its own miss queue; the crossing itself needs little. */
+    if (make_links(&s->core_req, nc, 2, SYNC_EDGES, icnt, err) ||
         make_links(&s->core_rep, nc, cfg->noc.eject_queue, SYNC_EDGES, core, err) ||
         make_links(&s->l2_in, ns, cfg->l2.in_queue, SYNC_EDGES, l2, err) ||
         make_links(&s->l2_out, ns, cfg->l2.out_queue, SYNC_EDGES, icnt, err) ||
@@ -116,7 +117,10 @@ static int init_blocks(gm_system *s, gm_error *err)
     gm_xbar_connect(&s->rep_net, (gm_xbar_ports){.in = s->rep_in_ptrs, .out = s->rep_out_ptrs});
 
     for (uint32_t i = 0; i < s->nslices; i++) {
-        if (gm_l2_slice_init(&s->slices[i], &cfg->l2, i, &s->pool, err))
+        if (gm_l2_slice_init(&s->slices[i], &cfg->l2, i, &s->pool, err) ||
+            /* Sets are indexed within the lines this slice owns. */
+            gm_l2_slice_set_interleave(&s->slices[i], cfg->dram.partition_bytes, s->nslices,
+                                       err))
             return -1;
         gm_l2_slice_connect(&s->slices[i], (gm_l2_ports){.req_in = &s->l2_in[i],
                                                          .rep_out = &s->l2_out[i],
@@ -143,7 +147,9 @@ int gm_system_init(gm_system *s, const gm_config *cfg, gm_error *err)
     s->nchannels = cfg->dram.channels;
     gm_req_pool_init(&s->pool);
     if (gm_config_validate(&s->cfg, err) || init_clocks(s, err) ||
-        gm_addr_map_init(&s->amap, &s->cfg.dram, s->nslices, err) ||
+        gm_addr_map_init(&s->amap, cfg->dram.partition_bytes, s->nslices, s->nchannels,
+                         cfg->dram.banks, cfg->dram.bank_groups, cfg->dram.row_bytes,
+                         cfg->dram.atom_bytes, err) ||
         gm_residency_init(&s->res, err) || init_links(s, err) || init_blocks(s, err)) {
         gm_system_free(s);
         return -1;

@@ -46,6 +46,8 @@ typedef struct gm_kernel_record {
     uint64_t warp_insts;
 } gm_kernel_record;
 
+struct gm_system;
+
 typedef struct gm_progress {
     /* Called about once per wall-clock second when set. */
     void (*fn)(const struct gm_system *s, void *arg);

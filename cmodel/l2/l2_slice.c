@@ -17,23 +17,27 @@ int gm_l2_slice_init(gm_l2_slice *s, const gm_l2_cfg *cfg, uint32_t id, gm_req_p
     if (cc->line_bytes != GM_LINE_BYTES)
         return gm_fail(err, "L2 line of %u bytes: requests are %u B lines", cc->line_bytes,
                        GM_LINE_BYTES);
-    if (cc->latency == 0)
-        return gm_fail(err, "L2 latency must be at least 1 cycle");
     s->cfg = *cfg;
     s->id = id;
     s->pool = pool;
-    s->pipe_cap = cc->latency;
+    s->pipe_cap = cc->latency ? cc->latency : 1;
     /* Every MSHR entry keeps a write-back slot in reserve for the victim of
      * its fill, so a fill never waits for dram_out (which could otherwise
      * deadlock against a DRAM channel waiting to return data on dram_in);
-     * the rest absorbs write-backs of stores that allocate. */
-    s->wb_cap = cc->mshr_entries + (cfg->dram_queue ? cfg->dram_queue : 1);
+     * cache.miss_queue more slots absorb write-backs of allocating stores. */
+    s->wb_cap = cc->mshr_entries + (cc->miss_queue ? cc->miss_queue : 1);
     if (gm_tag_array_init(&s->tags, cc->size_bytes, cc->line_bytes, cc->assoc, err) ||
         gm_mshr_init(&s->mshr, cc->mshr_entries, cc->mshr_merge, err)) {
         gm_l2_slice_free(s);
         return -1;
     }
     return 0;
+}
+
+int gm_l2_slice_set_interleave(gm_l2_slice *s, uint32_t chunk_bytes, uint32_t owners,
+                               gm_error *err)
+{
+    return gm_tag_array_set_interleave(&s->tags, chunk_bytes, owners, err);
 }
 
 void gm_l2_slice_free(gm_l2_slice *s)

@@ -78,13 +78,22 @@ typedef struct gm_l2_slice {
     gm_req *rep_head, *rep_tail;    /* replies released by a fill */
     uint32_t rep_count;
     gm_req *wb_head, *wb_tail;      /* write-backs waiting for dram_out */
-    uint32_t wb_count, wb_cap;
+    uint32_t wb_count;
+    uint32_t wb_cap;                /* mshr_entries (reserved for fills) + miss_queue */
     uint32_t dram_pending;          /* reads and write-backs DRAM has not returned */
     gm_l2_stats stats;
 } gm_l2_slice;
 
 int gm_l2_slice_init(gm_l2_slice *s, const gm_l2_cfg *cfg, uint32_t id, gm_req_pool *pool,
                      gm_error *err);
+/* The global interleaving that sends lines to this slice: chunks of
+ * chunk_bytes dealt round robin over `owners` slices (the address map's
+ * partition_bytes and slice count). Sets are then indexed by the
+ * slice-local address; without this call they are indexed by the global
+ * line number, which with 256 B interleaving over 32 slices leaves all but
+ * 4 of 128 sets unused. Call after init, before the first tick. */
+int gm_l2_slice_set_interleave(gm_l2_slice *s, uint32_t chunk_bytes, uint32_t owners,
+                               gm_error *err);
 void gm_l2_slice_free(gm_l2_slice *s);
 void gm_l2_slice_connect(gm_l2_slice *s, gm_l2_ports ports);
 /* One L2-clock edge. */

@@ -205,6 +205,8 @@ static void collect_requests(gm_router *r)
                     const gm_router_entry *e = front(r, iv);
                     assert(e->head_tail & HEAD); /* wormhole protocol */
                     uint32_t p = e->dest;
+                    if (!(~r->ovc_busy[p] & vc_mask(v)))
+                        continue; /* no free output VC: VA cannot grant */
                     uint64_t *col = r->va_req + (size_t)p * r->w_iv;
                     if (!gm_bit_test(r->va_port_mask, p)) {
                         gm_bit_set(r->va_port_mask, p);
@@ -247,8 +249,6 @@ static void allocate_vcs(gm_router *r)
         for (uint64_t bits = r->va_port_mask[w]; bits; bits &= bits - 1) {
             uint32_t p = w * 64 + ctz64(bits);
             uint64_t free_vcs = ~r->ovc_busy[p] & vc_mask(v);
-            if (!free_vcs)
-                continue;
             const uint64_t *col = r->va_req + (size_t)p * w_iv;
             for (uint32_t k = 0; k < v; k++) {
                 uint64_t *dst = r->va_cols + (size_t)k * w_iv;

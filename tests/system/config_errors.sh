@@ -19,12 +19,12 @@ expect 1 "unknown.ini:3" "$GMSIM" run --config "$T/unknown.ini" --workload gemm 
 printf '[l1]\n\nassoc = 0\n' > "$T/range.ini"
 expect 1 "range.ini:3.*assoc" "$GMSIM" run --config "$T/range.ini" --workload gemm --size tiny
 printf '[nosuch]\nx = 1\n' > "$T/section.ini"
-expect 1 "section.ini:2" "$GMSIM" run --config "$T/section.ini" --workload gemm --size tiny
+expect 1 "section.ini:1: unknown section" "$GMSIM" run --config "$T/section.ini" --workload gemm --size tiny
 printf '[core]\nwarp_sched = fifo\n' > "$T/enum.ini"
 expect 1 "enum.ini:2.*warp_sched" "$GMSIM" run --config "$T/enum.ini" --workload gemm --size tiny
 expect 1 "missing.ini" "$GMSIM" run --config "$T/missing.ini" --workload gemm --size tiny
-expect 1 "l1.size" "$GMSIM" run -o l1.size=1000 --workload gemm --size tiny
-expect 1 "noc.vcs" "$GMSIM" run -o noc.vcs=abc --workload gemm --size tiny
+expect 1 "\[l1\] size = 1000" "$GMSIM" run -o l1.size=1000 --workload gemm --size tiny
+expect 1 "\[noc\] vcs = abc" "$GMSIM" run -o noc.vcs=abc --workload gemm --size tiny
 expect 1 "no-such-kernel" "$GMSIM" run --workload no-such-kernel
 expect 1 "--size" "$GMSIM" run --workload gemm --size huge
 expect 1 "unknown command" "$GMSIM" frobnicate

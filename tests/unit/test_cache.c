@@ -193,6 +193,58 @@ static void test_tag_random_vs_reference(void **state)
     gm_tag_array_free(&t);
 }
 
+/* The lines one L2 slice sees under 256 B interleaving over 32 slices:
+ * chunk 32k + s, i.e. lines 64k + 2s and 64k + 2s + 1. */
+static uint64_t slice_line(uint64_t i, uint64_t slice)
+{
+    return L(2 * (32 * (i / 2) + slice) + i % 2);
+}
+
+static void test_tag_interleave(void **state)
+{
+    (void)state;
+    gm_tag_array t;
+    assert_int_equal(gm_tag_array_init(&t, 128 * 1024, 128, 8, NULL), 0);
+    assert_int_equal(t.sets, 128);
+    /* Global line-number indexing uses only 4 sets for one slice's lines. */
+    static uint8_t seen[128];
+    memset(seen, 0, sizeof seen);
+    int used = 0;
+    for (uint64_t i = 0; i < 4096; i++) {
+        uint32_t set = gm_tag_set(&t, slice_line(i, 3));
+        used += !seen[set];
+        seen[set] = 1;
+    }
+    assert_int_equal(used, 4);
+
+    gm_error err;
+    assert_int_not_equal(gm_tag_array_set_interleave(&t, 64, 32, &err), 0);
+    assert_int_not_equal(gm_tag_array_set_interleave(&t, 256, 0, &err), 0);
+    assert_int_equal(gm_tag_array_set_interleave(&t, 256, 32, &err), 0);
+    /* Slice-local indexing: the slice's i-th line is local line i, so the
+     * first 1024 fill every set exactly 8 times and evict nothing. */
+    for (uint64_t i = 0; i < 1024; i++)
+        assert_int_equal(gm_tag_set(&t, slice_line(i, 3)), i % 128);
+    gm_tag_victim v;
+    for (uint64_t i = 0; i < 1024; i++) {
+        gm_tag_allocate(&t, slice_line(i, 3), &v);
+        assert_false(v.evicted);
+    }
+    gm_tag_allocate(&t, slice_line(1024, 3), &v);
+    assert_true(v.evicted);
+    assert_int_equal(v.addr, slice_line(0, 3)); /* local line 1024 is in set 0 */
+    gm_tag_array_free(&t);
+
+    /* Non-power-of-two everything: 3 owners, 384 B chunks, 5 sets. */
+    assert_int_equal(gm_tag_array_init(&t, 5 * 128, 128, 1, NULL), 0);
+    assert_int_equal(gm_tag_array_set_interleave(&t, 384, 3, NULL), 0);
+    for (uint64_t i = 0; i < 60; i++) { /* owner 2: chunks 3j + 2, 3 lines each */
+        uint64_t line = 3 * (3 * (i / 3) + 2) + i % 3;
+        assert_int_equal(gm_tag_set(&t, L(line)), i % 5);
+    }
+    gm_tag_array_free(&t);
+}
+
 /* ---- MSHR ------------------------------------------------------------------ */
 
 static void test_mshr_merge_and_release(void **state)
@@ -353,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_tag_sectors),
         cmocka_unit_test(test_tag_non_pow2_sets),
         cmocka_unit_test(test_tag_random_vs_reference),
+        cmocka_unit_test(test_tag_interleave),
         cmocka_unit_test(test_mshr_merge_and_release),
         cmocka_unit_test(test_mshr_large_random),
         cmocka_unit_test(test_residency_counts),

@@ -1142,31 +1142,38 @@ static void test_conservation(void **state)
 }
 
 /* Expected throughput from first principles (independent of the model's
- * code): a read is 2 column commands = 2 x tBURST = 4 data-bus cycles.
- * Streaming lines through open rows should keep the bus nearly always busy
- * (one ACT per 32 lines, overlapped with the previous bank's bursts);
- * random rows need one ACT per request, and ACTs are at least
- * tRRDS = tRRDL = 6 cycles apart (tFAW/4 = 5.5 is looser), so 6 cycles per
- * request is a hard floor. */
-static uint64_t feed(harness *h, uint64_t n, int random_rows)
+ * code). A read is 2 column commands = 2 x tBURST = 4 data-bus cycles.
+ * - Lines spread over banks of all 4 groups, rows kept open: column
+ *   commands to different groups may go every tCCDS = tBURST cycles, so the
+ *   data bus should be busy nearly all the time.
+ * - One bank streaming through its rows: column commands to one bank group
+ *   are tCCDL = 3 apart, so at most tBURST/tCCDL = 2/3 of the bus, less the
+ *   row switches.
+ * - Random rows: one ACT per request, ACTs at least tRRDS = tRRDL = 6
+ *   apart (tFAW/4 = 5.5 is looser): 6 cycles per request is a hard floor. */
+enum { FEED_GROUPS, FEED_ONE_BANK, FEED_RANDOM };
+
+static uint64_t feed(harness *h, uint64_t n, int mode)
 {
     gm_prng g;
-    gm_prng_seed(&g, 5, (uint64_t)random_rows);
+    gm_prng_seed(&g, 5, (uint64_t)mode);
     uint64_t sent = 0, first = 0;
     while (sent < n) {
         if (h->pool.live < 48) {
-            uint64_t line = sent;
             uint32_t bank, col;
             uint64_t row;
-            if (random_rows) {
+            if (mode == FEED_RANDOM) {
                 bank = (uint32_t)gm_prng_below(&g, h->cfg.banks);
                 row = gm_prng_below(&g, 1u << 14);
                 col = (uint32_t)gm_prng_below(&g, 32) * 2;
+            } else if (mode == FEED_GROUPS) {
+                bank = (uint32_t)(sent % 4);      /* banks 0..3 = groups 0..3 */
+                row = sent / 4 / 32;
+                col = (uint32_t)(sent / 4 % 32) * 2;
             } else {
-                uint64_t idx = line * GM_LINE_BYTES / h->cfg.row_bytes;
-                bank = (uint32_t)(idx % h->cfg.banks);
-                row = idx / h->cfg.banks;
-                col = (uint32_t)(line * GM_LINE_BYTES % h->cfg.row_bytes / h->cfg.atom_bytes);
+                bank = 0;
+                row = sent / 32;
+                col = (uint32_t)(sent % 32) * 2;
             }
             uint64_t a = addr_of(h, bank, row, col);
             if (gm_link_can_push(&h->in[gm_addr_slice(&h->map, a) % NLINKS], h->clk.now)) {
@@ -1186,22 +1193,35 @@ static void test_bandwidth(void **state)
 {
     (void)state;
     harness *h = h_new(NULL, 64);
-    uint64_t cyc = feed(h, 4000, 0);
+    uint64_t cyc = feed(h, 4000, FEED_GROUPS);
     const gm_dram_stats *s = &h->ch.stats;
     assert_int_equal(s->bus_busy, 4000 * 4);
-    /* >= 95 % of the data bus while streaming */
-    print_message("stream: cyc %llu bus %llu acts %llu hits %llu refs %llu\n", (unsigned long long)cyc, (unsigned long long)s->bus_busy, (unsigned long long)s->activates, (unsigned long long)s->row_hits, (unsigned long long)s->refreshes);
+    /* >= 95 % of the data bus (refresh alone costs ~2.5 %) */
     assert_true(s->bus_busy * 100 >= cyc * 95);
-    assert_true(s->row_hits >= 4000 - 4000 / 32);
+    assert_true(s->row_hits >= 4000 - 4000 / 32 - 2 * s->refreshes * 4);
+    check_log(h);
     h_free(h);
 
     h = h_new(NULL, 64);
-    cyc = feed(h, 3000, 1);
+    cyc = feed(h, 2000, FEED_ONE_BANK);
+    s = &h->ch.stats;
+    uint32_t tccdl = h->cfg.t.tCCDL;
+    assert_true(cyc >= 2000 * 2 * (uint64_t)tccdl);
+    assert_true(cyc * 100 <= 2000 * 2 * (uint64_t)tccdl * 115);
+    check_log(h);
+    h_free(h);
+
+    h = h_new(NULL, 64);
+    cyc = feed(h, 3000, FEED_RANDOM);
     s = &h->ch.stats;
     assert_true(s->activates >= 2990);
     assert_true(cyc >= 6 * (s->activates - 1));
-    /* within 10 % of the tRRD floor (refresh costs ~2 %) */
-    assert_true(cyc * 10 <= 6 * 3000 * 11);
+    /* within 15 % of the tRRD floor: refresh costs ~2.5 %, and with 4
+     * commands per request every 6 cycles the single command bus often
+     * has a column command (which has priority) on the cycle an ACT became
+     * legal, pushing the whole ACT chain back a cycle */
+    assert_true(cyc * 100 <= 6 * 3000 * 115);
+    check_log(h);
     h_free(h);
 }
 

@@ -440,6 +440,30 @@ static void test_data_port(void **state)
         step(&g);
     gm_req_release(&g.pool, h1);
     gm_req_release(&g.pool, h2);
+
+    /* A fill that arrives while a 4-cycle hit holds the port waits for it:
+     * visible one edge after the hit, installed three edges later. */
+    step(&g);
+    gm_req *m = access(&g, 0, GM_REQ_LOAD, L(2), 0x1);
+    assert_ptr_equal(wait_miss(&g, 0), m);
+    step(&g);
+    gm_time t = g.now;
+    gm_req *h3 = access(&g, 0, GM_REQ_LOAD, L(1), 0xf);
+    answer(&g, 0, m);
+    for (int i = 1; i <= 3; i++) {
+        step(&g);
+        assert_int_equal(g.ndone[0], 0);
+    }
+    assert_int_equal(g.l1[0].stats.fill_port_waits, 3);
+    step(&g);
+    assert_int_equal(g.now, t + 4 * period(&g));
+    assert_int_equal(g.ndone[0], 1);
+    assert_ptr_equal(g.done[0][0], m);
+    assert_true(gm_tag_probe(&g.l1[0].tags, L(2)) >= 0);
+    while (gm_l1d_busy(&g.l1[0]))
+        step(&g);
+    gm_req_release(&g.pool, m);
+    gm_req_release(&g.pool, h3);
     rig_free(&g);
 }
 
@@ -552,6 +576,26 @@ static void test_random_conservation(void **state)
     rig_free(&g);
 }
 
+/* Latency 0 (allowed by the config): with tick/pop before access, the hit
+ * comes back at the next edge. */
+static void test_zero_latency(void **state)
+{
+    (void)state;
+    gm_cache_cfg cfg = baseline_cfg();
+    cfg.latency = 0;
+    rig g;
+    rig_init(&g, 1, cfg);
+    warm(&g, 0, L(1));
+    gm_time t = g.now;
+    gm_req *r = access(&g, 0, GM_REQ_LOAD, L(1), 0x1);
+    step(&g);
+    assert_int_equal(g.now, t + period(&g));
+    assert_int_equal(g.ndone[0], 1);
+    assert_ptr_equal(g.done[0][0], r);
+    gm_req_release(&g.pool, r);
+    rig_free(&g);
+}
+
 static void test_init_errors(void **state)
 {
     (void)state;
@@ -584,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_data_port),
         cmocka_unit_test(test_replication_numerator),
         cmocka_unit_test(test_random_conservation),
+        cmocka_unit_test(test_zero_latency),
         cmocka_unit_test(test_init_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,8 @@ static int reduce_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
     uint32_t e = gm_warp_exist_mask(BLOCK, g->warp);
     /* i of lane 0 before the loop; lane l has i0 + l (tid = warp*32 + l) */
     uint64_t i0 = (uint64_t)g->cta * (BLOCK * 2) + g->warp * GM_WARP_SIZE;
+    uint64_t tid0 = (uint64_t)g->warp * GM_WARP_SIZE;   /* tid of lane 0 */
+    uint32_t t0 = lanes_below(e, tid0, 1);              /* lanes with tid == 0 */
     int n = 0;
 
     if (g->pc == PC_DONE)
@@ -86,11 +88,9 @@ static int reduce_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
         uint64_t t = (uint64_t)g->v[0];       /* while-loop trip */
         uint32_t s = (uint32_t)g->v[1];       /* tree stride */
         uint32_t lm = (uint32_t)g->v[2];      /* lanes inside the loop at trip t */
-        uint64_t tid0 = (uint64_t)g->warp * GM_WARP_SIZE;   /* tid of lane 0 */
         /* lanes in the tree step: tid < s in the block-wide steps, tid < 32
          * in the warp-synchronous ones */
         uint32_t tm = lanes_below(e, tid0, s >= 64 ? s : 32);
-        uint32_t t0 = lanes_below(e, tid0, 1);                /* tid == 0 */
         switch (g->pc) {
         case PC_S2R_TID: gm_emit(in, GM_OP_ALU, e, R_TID, R_NONE, R_NONE, R_NONE); break;
         case PC_S2R_CTA: gm_emit(in, GM_OP_ALU, e, R_CTA, R_NONE, R_NONE, R_NONE); break;
