@@ -33,7 +33,7 @@ run: build
 test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --output-on-failure -j $(JOBS) -L 'unit|sanitize' $(CTEST_ARGS)
+		ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 bench: build
 	$(BUILD)/gmsim bench

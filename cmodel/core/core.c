@@ -57,6 +57,37 @@ static bool inst_deps_ready(const gm_warp *w, const gm_inst *in)
     return !reg_busy(w, in->dst);
 }
 
+/* Remembers why the head instruction cannot issue, so the warp is not
+ * re-examined before anything it waits for can have changed: a load
+ * completing (wait_mem) or a compute result being written (wake_cycle). */
+static void note_blocked(gm_warp *w, const gm_inst *in)
+{
+    uint8_t regs[GM_MAX_SRC + 1] = {in->src[0], in->src[1], in->src[2], in->dst};
+    uint64_t wake = 0;
+    for (int i = 0; i < GM_MAX_SRC + 1; i++) {
+        uint8_t r = regs[i];
+        if (r == GM_REG_NONE)
+            continue;
+        if (reg_pending_mem(w, r)) {
+            w->wait_mem = true;
+            return;
+        }
+        for (uint8_t j = 0; j < w->ncompute; j++)
+            if (w->compute[j].reg == r && w->compute[j].ready > wake)
+                wake = w->compute[j].ready;
+    }
+    w->wake_cycle = wake;
+}
+
+static uint64_t earliest_compute(const gm_warp *w)
+{
+    uint64_t t = UINT64_MAX;
+    for (uint8_t i = 0; i < w->ncompute; i++)
+        if (w->compute[i].ready < t)
+            t = w->compute[i].ready;
+    return t;
+}
+
 /* ---- instruction classes ------------------------------------------- */
 
 static bool op_is_memory(uint8_t op)
@@ -178,6 +209,9 @@ void gm_core_launch_cta(gm_core *c, const gm_kernel *k, uint32_t cta)
         w->gen.cta = cta;
         w->gen.warp = i;
         s->warp_mask |= 1ULL << wi;
+        /* The newest warp is the youngest: it goes last. */
+        uint32_t sched = wi % c->cfg->schedulers;
+        c->age_order[sched][c->age_count[sched]++] = (uint8_t)wi;
     }
     c->resident_ctas++;
     c->free_warps -= n;
@@ -195,13 +229,26 @@ static void release_barrier_if_complete(gm_core *c, gm_cta_slot *s)
     s->at_barrier = 0;
 }
 
+static void age_order_remove(gm_core *c, uint32_t wi)
+{
+    uint32_t sched = wi % c->cfg->schedulers;
+    uint8_t *o = c->age_order[sched];
+    uint32_t n = c->age_count[sched], i = 0;
+    while (o[i] != wi)
+        i++;
+    memmove(&o[i], &o[i + 1], n - i - 1);
+    c->age_count[sched] = n - 1;
+}
+
 static uint32_t finish_warp_if_done(gm_core *c, gm_warp *w)
 {
     if (!w->exited || w->outstanding)
         return 0;
     gm_cta_slot *s = &c->ctas[w->cta_slot];
+    uint32_t wi = (uint32_t)(w - c->warps);
     w->live = false;
-    s->warp_mask &= ~(1ULL << (w - c->warps));
+    s->warp_mask &= ~(1ULL << wi);
+    age_order_remove(c, wi);
     c->free_warps++;
     c->live_warps--;
     if (--s->warps_left) {
@@ -259,13 +306,25 @@ static void ldst_enqueue(gm_core *c, gm_warp *w, uint32_t wi, const gm_inst *in)
     c->stats.sector_reqs += e->co.nsectors;
 }
 
-static issue_result try_issue(gm_core *c, uint32_t wi)
+/* The cheap part of try_issue: the verdict for a warp that is known to
+ * be waiting, without touching its instruction buffer. */
+static inline issue_result quick_verdict(const gm_core *c, const gm_warp *w)
 {
-    gm_warp *w = &c->warps[wi];
     if (!w->live || w->exited)
         return NO_INST;
     if (w->at_barrier)
         return STALL_BARRIER;
+    if (w->wait_mem || c->cycle < w->wake_cycle)
+        return STALL_DEP;
+    return ISSUED; /* meaning: look closer */
+}
+
+static issue_result try_issue(gm_core *c, uint32_t wi)
+{
+    gm_warp *w = &c->warps[wi];
+    issue_result q = quick_verdict(c, w);
+    if (q != ISSUED)
+        return q;
     const gm_inst *in = warp_next_inst(w);
     if (!in) {
         /* A stream that ends without EXIT ends as if it had one. */
@@ -274,8 +333,10 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
         return NO_INST;
     }
     retire_compute(w, c->cycle);
-    if (!inst_deps_ready(w, in))
+    if (!inst_deps_ready(w, in)) {
+        note_blocked(w, in);
         return STALL_DEP;
+    }
     if (op_is_memory(in->op)) {
         if (c->ldst_count == c->cfg->ldst_queue || !c->free_recs)
             return STALL_LDST;
@@ -290,8 +351,10 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
         w->exited = true;
         c->pending_finish += finish_warp_if_done(c, w);
     } else if (in->dst != GM_REG_NONE) {
-        if (w->ncompute == GM_WARP_COMPUTE)
+        if (w->ncompute == GM_WARP_COMPUTE) {
+            w->wake_cycle = earliest_compute(w);
             return STALL_DEP;
+        }
         w->compute[w->ncompute++] = (gm_compute_slot){
             .reg = in->dst, .ready = c->cycle + op_latency(c->cfg, in->op)};
     }
@@ -301,42 +364,47 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
     return ISSUED;
 }
 
+/* A slot that issued nothing is charged to the first applicable reason:
+ * some warp waited on the scoreboard, else on the LD/ST queue, else at a
+ * barrier; idle only when no warp had an instruction to offer. */
+static issue_result stall_merge(issue_result worst, issue_result r)
+{
+    if (r == NO_INST)
+        return worst;
+    return worst == NO_INST || r < worst ? r : worst;
+}
+
 /* Warps are split among schedulers by slot index (slot % schedulers).
  * GTO: keep issuing from the warp that issued last; when it cannot, try
  * the others oldest first (launch order). LRR: start one past the warp
  * that issued last and go round. One instruction per scheduler per cycle. */
 static issue_result schedule_gto(gm_core *c, uint32_t sched)
 {
-    uint32_t nsched = c->cfg->schedulers, nw = c->cfg->max_warps;
+    uint32_t nw = c->cfg->max_warps;
     uint32_t last = c->last_issued[sched];
     issue_result worst = NO_INST;
     if (last < nw) {
         issue_result r = try_issue(c, last);
         if (r == ISSUED)
             return ISSUED;
-        worst = r;
+        worst = stall_merge(worst, r);
     }
-    uint32_t order[GM_CORE_MAX_WARPS];
-    uint32_t n = 0;
-    for (uint32_t wi = sched; wi < nw; wi += nsched) {
-        const gm_warp *w = &c->warps[wi];
-        if (!w->live || w->exited || wi == last)
-            continue;
-        uint32_t j = n++;
-        while (j > 0 && c->warps[order[j - 1]].age > w->age) {
-            order[j] = order[j - 1];
-            j--;
-        }
-        order[j] = wi;
-    }
+    const uint8_t *order = c->age_order[sched];
+    uint32_t n = c->age_count[sched];
     for (uint32_t i = 0; i < n; i++) {
-        issue_result r = try_issue(c, order[i]);
+        if (order[i] == last)
+            continue;
+        issue_result r = quick_verdict(c, &c->warps[order[i]]);
+        if (r != ISSUED) {
+            worst = stall_merge(worst, r);
+            continue;
+        }
+        r = try_issue(c, order[i]);
         if (r == ISSUED) {
             c->last_issued[sched] = order[i];
             return ISSUED;
         }
-        if (r > worst)
-            worst = r;
+        worst = stall_merge(worst, r);
     }
     return worst;
 }
@@ -355,8 +423,7 @@ static issue_result schedule_lrr(gm_core *c, uint32_t sched)
             c->last_issued[sched] = wi;
             return ISSUED;
         }
-        if (r > worst)
-            worst = r;
+        worst = stall_merge(worst, r);
     }
     return worst;
 }
@@ -431,6 +498,7 @@ static uint32_t complete_request(gm_core *c, gm_req *r, gm_time now)
         return 0;
     gm_warp *w = &c->warps[rec->warp];
     reg_clear_pending(w, rec->dst);
+    w->wait_mem = false;
     w->outstanding--;
     rec->next_free = c->free_recs;
     c->free_recs = rec;

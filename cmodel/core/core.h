@@ -67,10 +67,12 @@ typedef struct gm_warp {
     bool live;               /* slot holds a warp of a resident CTA */
     bool exited;
     bool at_barrier;
+    bool wait_mem;           /* head instruction needs a register a load will write */
     uint8_t ncompute;
     uint16_t cta_slot;
     uint32_t outstanding;    /* memory instructions not yet complete */
     uint64_t age;            /* launch order, for GTO */
+    uint64_t wake_cycle;     /* head instruction waits for compute results until then */
     gm_warp_gen gen;
     const gm_kernel *kernel;
     int ibuf_n, ibuf_pos;
@@ -111,6 +113,9 @@ typedef struct gm_core {
     uint32_t free_warps;
     uint32_t live_warps;
     uint32_t last_issued[8]; /* per scheduler */
+    /* Per scheduler, its live warps oldest first (GTO's search order). */
+    uint8_t age_order[8][GM_CORE_MAX_WARPS];
+    uint32_t age_count[8];
     gm_warp warps[GM_CORE_MAX_WARPS];
     gm_cta_slot ctas[GM_CORE_MAX_CTAS];
     gm_ldst_entry *ldst;     /* ring of cfg->ldst_queue entries */

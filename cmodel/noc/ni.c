@@ -77,14 +77,15 @@ int gm_ni_inject_init(gm_ni_inject *ni, uint32_t vcs, uint32_t depth,
     ni->dest_pending = calloc(n_dest, sizeof *ni->dest_pending);
     ni->dest_vc = calloc(n_dest, sizeof *ni->dest_vc);
     ni->unc_dest = calloc((size_t)vcs * depth, sizeof *ni->unc_dest);
-    ni->unc_head = calloc(vcs, 1);
-    ni->unc_count = calloc(vcs, 1);
+    ni->unc_head = calloc(vcs, sizeof *ni->unc_head);
+    ni->unc_count = calloc(vcs, sizeof *ni->unc_count);
     if (!ni->q || !ni->dest_pending || !ni->dest_vc || !ni->unc_dest ||
         !ni->unc_head || !ni->unc_count) {
         gm_ni_inject_free(ni);
         return gm_fail(err, "out of memory");
     }
-    memset(ni->credit, (int)depth, vcs);
+    for (uint32_t k = 0; k < vcs; k++)
+        ni->credit[k] = (uint16_t)depth;
     return 0;
 }
 
@@ -182,7 +183,7 @@ void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_credit *credit)
         uint32_t vc = credit->credit_vc;
         assert(vc < ni->vcs && ni->unc_count[vc] > 0);
         uint32_t dest = ni->unc_dest[vc * ni->depth + ni->unc_head[vc]];
-        ni->unc_head[vc] = (uint8_t)((ni->unc_head[vc] + 1u) % ni->depth);
+        ni->unc_head[vc] = (uint16_t)((ni->unc_head[vc] + 1u) % ni->depth);
         ni->unc_count[vc]--;
         ni->uncredited--;
         ni->dest_pending[dest]--;
@@ -204,7 +205,7 @@ int gm_ni_eject_init(gm_ni_eject *ni, uint32_t vcs, uint32_t depth,
     ni->depth = depth;
     ni->q_cap = queue;
     ni->fifo = calloc((size_t)vcs * depth, sizeof *ni->fifo);
-    ni->vc_count = calloc(vcs, 1);
+    ni->vc_count = calloc(vcs, sizeof *ni->vc_count);
     ni->asm_open = calloc(vcs, 1);
     ni->asm_handle = calloc(vcs, sizeof *ni->asm_handle);
     ni->asm_seq = calloc(vcs, 1);

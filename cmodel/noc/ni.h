@@ -74,13 +74,13 @@ typedef struct gm_ni_inject {
     uint32_t sent;              /* flits of the front packet already sent */
     uint8_t cur_vc;             /* VC of the front packet once its head is sent */
     uint8_t vc_ptr;             /* round-robin pointer for a new packet's VC */
-    uint8_t credit[GM_ROUTER_MAX_VCS]; /* free slots of each router input VC */
-    uint16_t *dest_pending;     /* [n_dest] flits to that dest not yet credited */
+    uint16_t credit[GM_ROUTER_MAX_VCS]; /* free slots of each router input VC */
+    uint32_t *dest_pending;     /* [n_dest] flits to that dest not yet credited */
     uint8_t *dest_vc;           /* [n_dest] VC they were sent on */
     uint32_t *unc_dest;         /* [vcs*depth] per VC, dests of uncredited flits
                                    in send order (credits return in that order) */
-    uint8_t *unc_head;          /* [vcs] */
-    uint8_t *unc_count;         /* [vcs] = depth - credit[vc] */
+    uint16_t *unc_head;         /* [vcs] */
+    uint16_t *unc_count;        /* [vcs] = depth - credit[vc] */
     uint32_t uncredited;        /* sum of unc_count */
     /* statistics */
     uint64_t flits_sent;
@@ -118,7 +118,7 @@ typedef struct gm_ni_eject {
     /* registers */
     gm_router_flit *fifo;       /* [vcs*depth] flits in arrival order */
     uint32_t f_head, f_count;
-    uint8_t *vc_count;          /* [vcs] flits held per VC, <= depth */
+    uint16_t *vc_count;         /* [vcs] flits held per VC, <= depth */
     uint8_t *asm_open;          /* [vcs] a packet is being reassembled */
     uint32_t *asm_handle;       /* [vcs] its handle */
     uint8_t *asm_seq;           /* [vcs] flit_seq expected next */

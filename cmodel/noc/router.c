@@ -35,7 +35,7 @@ static int check_cfg(const gm_router_cfg *c, gm_error *err)
         return gm_fail(err, "router has %u input VCs, VC allocator takes at most %u",
                        c->n_in * c->vcs, GM_ISLIP_MAX);
     if (c->depth < 1 || c->depth > GM_ROUTER_MAX_DEPTH)
-        return gm_fail(err, "router vc depth %u outside 1..%u", c->depth,
+        return gm_fail(err, "router VC depth %u outside 1..%u", c->depth,
                        GM_ROUTER_MAX_DEPTH);
     if (c->stages < 1 || c->stages > GM_ROUTER_MAX_STAGES)
         return gm_fail(err, "router stages %u outside 1..%u", c->stages,
@@ -59,13 +59,13 @@ int gm_router_init(gm_router *r, const gm_router_cfg *cfg, gm_error *err)
     r->w_out = GM_BITS_WORDS(m);
 
     r->buf = calloc((size_t)niv * cfg->depth, sizeof *r->buf);
-    r->buf_rd = calloc(niv, 1);
-    r->buf_count = calloc(niv, 1);
+    r->buf_rd = calloc(niv, sizeof *r->buf_rd);
+    r->buf_count = calloc(niv, sizeof *r->buf_count);
     r->ivc_has_ovc = calloc(niv, 1);
     r->ivc_oport = calloc(niv, sizeof *r->ivc_oport);
     r->ivc_ovc = calloc(niv, 1);
     r->ovc_busy = calloc(m, sizeof *r->ovc_busy);
-    r->ovc_credit = calloc(nov, 1);
+    r->ovc_credit = calloc(nov, sizeof *r->ovc_credit);
     r->va_grant_ptr = calloc(nov, sizeof *r->va_grant_ptr);
     r->va_accept_ptr = calloc(niv, sizeof *r->va_accept_ptr);
     r->sa_grant_ptr = calloc(m, sizeof *r->sa_grant_ptr);
@@ -100,7 +100,8 @@ int gm_router_init(gm_router *r, const gm_router_cfg *cfg, gm_error *err)
         return gm_fail(err, "out of memory");
     }
     /* Reset: every output VC has the whole downstream buffer as credit. */
-    memset(r->ovc_credit, (int)cfg->depth, nov);
+    for (uint32_t ov = 0; ov < nov; ov++)
+        r->ovc_credit[ov] = (uint16_t)cfg->depth;
     for (uint32_t i = 0; i < n; i++)
         gm_rr_init(&r->vc_arb[i], v);
     return 0;
@@ -350,7 +351,7 @@ static gm_router_entry pop_flit(gm_router *r, uint32_t i, uint32_t vc)
     uint32_t iv = i * r->cfg.vcs + vc;
     gm_router_entry e = *front(r, iv);
     assert(r->buf_count[iv] > 0);
-    r->buf_rd[iv] = (uint8_t)((r->buf_rd[iv] + 1u) % r->cfg.depth);
+    r->buf_rd[iv] = (uint16_t)((r->buf_rd[iv] + 1u) % r->cfg.depth);
     if (--r->buf_count[iv] == 0) {
         r->vc_nonempty[i] &= ~(1ull << vc);
         if (!r->vc_nonempty[i])
@@ -432,7 +433,7 @@ static void take_credits(gm_router *r, const gm_router_in *in)
         if (!c->credit_valid)
             continue;
         assert(c->credit_vc < v);
-        uint8_t *cr = &r->ovc_credit[o * v + c->credit_vc];
+        uint16_t *cr = &r->ovc_credit[o * v + c->credit_vc];
         assert(*cr < r->cfg.depth); /* downstream returned more than it got */
         (*cr)++;
     }

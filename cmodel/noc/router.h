@@ -50,7 +50,7 @@
 
 #define GM_ROUTER_MAX_PORTS 1024u
 #define GM_ROUTER_MAX_VCS 64u
-#define GM_ROUTER_MAX_DEPTH 255u
+#define GM_ROUTER_MAX_DEPTH 1024u
 #define GM_ROUTER_MAX_STAGES 16u
 
 typedef struct gm_router_cfg {
@@ -58,7 +58,7 @@ typedef struct gm_router_cfg {
     uint32_t n_out;    /* output ports, 1..GM_ROUTER_MAX_PORTS */
     uint32_t vcs;      /* VCs per port, 1..64; n_in * vcs <= GM_ISLIP_MAX */
     uint32_t depth;    /* flits per input VC buffer, and the credits per
-                          output VC (downstream depth), 1..255 */
+                          output VC (downstream depth), 1..1024 */
     uint32_t stages;   /* output register stages, 1..16 */
     uint32_t iters;    /* iSLIP iterations of both allocators, 1..255 */
 } gm_router_cfg;
@@ -120,13 +120,13 @@ typedef struct gm_router {
     /* ---- Registers: exactly the state of the RTL twin. ----
      * Input VC iv = i * vcs + v; output VC ov = o * vcs + k. */
     gm_router_entry *buf;       /* [n_in*vcs*depth] input VC buffers */
-    uint8_t *buf_rd;            /* [n_in*vcs] read pointer, 0..depth-1 */
-    uint8_t *buf_count;         /* [n_in*vcs] flits held, 0..depth */
+    uint16_t *buf_rd;           /* [n_in*vcs] read pointer, 0..depth-1 */
+    uint16_t *buf_count;        /* [n_in*vcs] flits held, 0..depth */
     uint8_t *ivc_has_ovc;       /* [n_in*vcs] the packet at the front holds an output VC */
     uint16_t *ivc_oport;        /* [n_in*vcs] its output port (DW bits) */
     uint8_t *ivc_ovc;           /* [n_in*vcs] its VC at that port (VCW bits) */
     uint64_t *ovc_busy;         /* [n_out] bit k: output VC k is held by a packet */
-    uint8_t *ovc_credit;        /* [n_out*vcs] free downstream slots, 0..depth */
+    uint16_t *ovc_credit;       /* [n_out*vcs] free downstream slots, 0..depth */
     uint16_t *va_grant_ptr;     /* [n_out*vcs] VA grant pointer, over input VCs */
     uint16_t *va_accept_ptr;    /* [n_in*vcs] VA accept pointer, over the vcs of a port */
     uint16_t *sa_grant_ptr;     /* [n_out] SA grant pointer, over inputs */

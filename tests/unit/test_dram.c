@@ -168,6 +168,10 @@ static void h_tick(harness *h)
     gm_time now = h->clk.now;
     gm_dram_channel_tick(&h->ch, now);
     h->ticks++;
+    /* queue and return buffer never exceed their size; started requests
+     * always hold a return slot */
+    assert_true(h->ch.qn <= h->cfg.queue);
+    assert_true(h->ch.dn + h->ch.started <= h->cfg.queue);
     for (uint64_t k = h->nhist; k < h->ch.log_n; k++) {
         const gm_dram_cmd_rec *rec = gm_dram_channel_cmd_log(&h->ch, k);
         assert_non_null(rec);
@@ -542,6 +546,68 @@ static void test_timing_table(void **state)
             }
         gm_dram_timer_free(&tm);
     }
+}
+
+/* REF -> REF cannot be reached through traffic (tREFI > tRFC is enforced),
+ * so this row is checked on the timer alone: a second REF, and any ACT,
+ * must wait tRFC; 4 ACTs then close the tFAW window. */
+static void test_tRFC_ref_to_ref_timer(void **state)
+{
+    (void)state;
+    gm_dram_timing t;
+    gm_dram_timing_hynix_gddr5(&t);
+    gm_dram_timer tm;
+    gm_error err;
+    assert_int_equal(gm_dram_timer_init(&tm, &t, 16, 4, &err), 0);
+    assert_int_equal(gm_dram_timer_earliest(&tm, GM_DRAM_REF, 0), 0);
+    gm_dram_timer_issue(&tm, GM_DRAM_REF, 0, 100);
+    assert_int_equal(gm_dram_timer_earliest(&tm, GM_DRAM_REF, 0), 100 + 61);
+    for (uint32_t b = 0; b < 16; b++)
+        assert_int_equal(gm_dram_timer_earliest(&tm, GM_DRAM_ACT, b), 100 + 61);
+    /* 4 ACTs to banks of 4 groups at tRRDS spacing: 5th waits for the
+     * window of the 1st */
+    t.tFAW = 40;
+    gm_dram_timer_free(&tm);
+    assert_int_equal(gm_dram_timer_init(&tm, &t, 16, 4, &err), 0);
+    for (uint32_t k = 0; k < 4; k++)
+        gm_dram_timer_issue(&tm, GM_DRAM_ACT, k, 1000 + 6 * k);
+    assert_int_equal(gm_dram_timer_earliest(&tm, GM_DRAM_ACT, 9), 1040);
+    gm_dram_timer_issue(&tm, GM_DRAM_ACT, 9, 1040);
+    assert_int_equal(gm_dram_timer_earliest(&tm, GM_DRAM_ACT, 10), 1006 + 40);
+    gm_dram_timer_free(&tm);
+}
+
+/* Input links are served round robin, one request per tick. */
+static void test_accept_round_robin(void **state)
+{
+    (void)state;
+    harness *h = h_new(NULL, 16);
+    gm_req *r[8];
+    int n0 = 0, n1 = 0;
+    /* four lines for each link: local 0..127 is slice 0, 256..383 slice 1 */
+    for (uint32_t k = 0; n0 < 4 || n1 < 4; k++) {
+        uint64_t a = addr_of(h, k % 16, 0, 0);
+        uint64_t a1 = addr_of(h, k % 16, 0, 4); /* +256 B local: the other slice */
+        if (n0 < 4)
+            r[2 * n0++] = h_send_addr(h, a, 0);
+        if (n1 < 4)
+            r[2 * n1++ + 1] = h_send_addr(h, a1, 0);
+    }
+    h_tick(h);
+    for (int i = 0; i < 8; i++)
+        h_tick(h);
+    int first = r[0]->t_dram < r[1]->t_dram ? 0 : 1;
+    uint64_t prev = 0;
+    for (int i = 0; i < 8; i++) {
+        /* alternate between the links, one per tick */
+        gm_req *q = r[(i / 2) * 2 + ((i + first) % 2)];
+        assert_int_equal(q->slice % NLINKS, (uint32_t)((i + first) % 2));
+        if (i)
+            assert_int_equal(q->t_dram, prev + period(h));
+        prev = q->t_dram;
+    }
+    h_run_idle(h);
+    h_free(h);
 }
 
 /* ---- one test per timing constraint, through the channel ---------------- */
@@ -1129,6 +1195,7 @@ static void test_conservation(void **state)
     /* return links of one entry, drained at random: replies are held,
      * never lost or duplicated */
     conservation_case(GM_DRAM_FRFCFS, 1, 30, NULL);
+    conservation_case(GM_DRAM_FRFCFS, 1, 3, NULL);
     /* tight timings where the data bus and tFAW bind */
     gm_dram_timing t;
     gm_dram_timing_hynix_gddr5(&t);
@@ -1280,6 +1347,8 @@ int main(void)
         cmocka_unit_test(test_map_rejects),
         cmocka_unit_test(test_hynix_defaults),
         cmocka_unit_test(test_timing_table),
+        cmocka_unit_test(test_tRFC_ref_to_ref_timer),
+        cmocka_unit_test(test_accept_round_robin),
         cmocka_unit_test(test_tRCD),
         cmocka_unit_test(test_tRAS),
         cmocka_unit_test(test_tRP),

@@ -38,12 +38,12 @@ typedef struct source {
     uint32_t sent;           /* flits of q[head] sent */
     uint8_t vc;              /* VC of q[head] once started */
     uint8_t vc_ptr;
-    uint8_t credit[MAXV];
+    uint16_t credit[MAXV];
     uint32_t next_payload;
 } source;
 
 typedef struct sink {
-    uint8_t held[MAXV];      /* flits in the downstream buffer per VC */
+    uint16_t held[MAXV];     /* flits in the downstream buffer per VC */
     uint32_t fifo_vc[MAXV * 256]; /* arrival order of held flits (VC ids) */
     uint32_t f_head, f_count;
     uint8_t open[MAXV];
@@ -79,7 +79,7 @@ static bench *bench_new(gm_router_cfg cfg, uint32_t drain_pct, uint64_t seed)
     assert_int_equal(gm_router_ports_init(&b->in, &b->out, &cfg, &err), 0);
     for (uint32_t i = 0; i < cfg.n_in; i++) {
         for (uint32_t v = 0; v < cfg.vcs; v++)
-            b->src[i].credit[v] = (uint8_t)cfg.depth;
+            b->src[i].credit[v] = (uint16_t)cfg.depth;
         b->src[i].next_payload = i << 20;
     }
     for (uint32_t o = 0; o < cfg.n_out; o++)
@@ -559,6 +559,7 @@ static void test_all_flits_delivered(void **state)
     random_traffic(mkcfg(7, 5, 3, 3, 3, 2), 40, 13, 100);
     random_traffic(mkcfg(8, 4, 4, 4, 1, 1), 90, 14, 200);
     random_traffic(mkcfg(5, 11, 4, 2, 2, 3), 25, 15, 100);
+    random_traffic(mkcfg(3, 2, 2, 300, 2, 1), 20, 16, 200); /* depth > 255 */
 }
 
 /* ---- idle and drain ---- */
@@ -568,13 +569,13 @@ static bool same_registers(const gm_router *a, const gm_router *b)
     const gm_router_cfg *c = &a->cfg;
     size_t niv = (size_t)c->n_in * c->vcs, nov = (size_t)c->n_out * c->vcs;
     return !memcmp(a->buf, b->buf, niv * c->depth * sizeof *a->buf) &&
-           !memcmp(a->buf_rd, b->buf_rd, niv) &&
-           !memcmp(a->buf_count, b->buf_count, niv) &&
+           !memcmp(a->buf_rd, b->buf_rd, niv * sizeof *a->buf_rd) &&
+           !memcmp(a->buf_count, b->buf_count, niv * sizeof *a->buf_count) &&
            !memcmp(a->ivc_has_ovc, b->ivc_has_ovc, niv) &&
            !memcmp(a->ivc_oport, b->ivc_oport, niv * sizeof *a->ivc_oport) &&
            !memcmp(a->ivc_ovc, b->ivc_ovc, niv) &&
            !memcmp(a->ovc_busy, b->ovc_busy, c->n_out * sizeof *a->ovc_busy) &&
-           !memcmp(a->ovc_credit, b->ovc_credit, nov) &&
+           !memcmp(a->ovc_credit, b->ovc_credit, nov * sizeof *a->ovc_credit) &&
            !memcmp(a->va_grant_ptr, b->va_grant_ptr, nov * 2) &&
            !memcmp(a->va_accept_ptr, b->va_accept_ptr, niv * 2) &&
            !memcmp(a->sa_grant_ptr, b->sa_grant_ptr, c->n_out * 2u) &&
@@ -588,13 +589,13 @@ static void copy_registers(gm_router *dst, const gm_router *a)
     const gm_router_cfg *c = &a->cfg;
     size_t niv = (size_t)c->n_in * c->vcs, nov = (size_t)c->n_out * c->vcs;
     memcpy(dst->buf, a->buf, niv * c->depth * sizeof *a->buf);
-    memcpy(dst->buf_rd, a->buf_rd, niv);
-    memcpy(dst->buf_count, a->buf_count, niv);
+    memcpy(dst->buf_rd, a->buf_rd, niv * sizeof *a->buf_rd);
+    memcpy(dst->buf_count, a->buf_count, niv * sizeof *a->buf_count);
     memcpy(dst->ivc_has_ovc, a->ivc_has_ovc, niv);
     memcpy(dst->ivc_oport, a->ivc_oport, niv * sizeof *a->ivc_oport);
     memcpy(dst->ivc_ovc, a->ivc_ovc, niv);
     memcpy(dst->ovc_busy, a->ovc_busy, c->n_out * sizeof *a->ovc_busy);
-    memcpy(dst->ovc_credit, a->ovc_credit, nov);
+    memcpy(dst->ovc_credit, a->ovc_credit, nov * sizeof *a->ovc_credit);
     memcpy(dst->va_grant_ptr, a->va_grant_ptr, nov * 2);
     memcpy(dst->va_accept_ptr, a->va_accept_ptr, niv * 2);
     memcpy(dst->sa_grant_ptr, a->sa_grant_ptr, c->n_out * 2u);
