@@ -510,6 +510,21 @@ static int check_sim(const gm_config *c, gm_error *err)
     return 0;
 }
 
+/* The router's VC allocator is one iSLIP over every input VC of the
+ * router (noc/islip.h: at most GM_ISLIP_MAX requesters). The widest
+ * router of the baseline has num_cores inputs (request network) or
+ * l2 slices inputs (reply network). */
+static int check_noc(const gm_config *c, gm_error *err)
+{
+    uint32_t widest = c->core.num_cores > c->l2.slices ? c->core.num_cores : c->l2.slices;
+    if ((uint64_t)widest * c->noc.vcs > 1024)
+        return gm_fail(err,
+                       "[noc] vcs = %u with %u router inputs ([core] num_cores / [l2] slices)"
+                       " gives %" PRIu64 " input VCs; the VC allocator supports at most 1024",
+                       c->noc.vcs, widest, (uint64_t)widest * c->noc.vcs);
+    return 0;
+}
+
 /* The global time base is the lcm of the domain frequencies and must fit
  * in 32 bits (sim/clock.c). Designs that add domains (e.g. a boosted
  * NoC) are checked again by gm_clock_finalize. */
@@ -534,7 +549,7 @@ int gm_config_validate(const gm_config *c, gm_error *err)
 {
     if (check_ranges(c, err) || check_core(&c->core, err) || check_cache(&c->l1, "l1", err) ||
         check_cache(&c->l2.cache, "l2", err) || check_dram(c, err) || check_clocks(c, err) ||
-        check_sim(c, err))
+        check_sim(c, err) || check_noc(c, err))
         return -1;
     return 0;
 }
