@@ -131,6 +131,8 @@ static int init_blocks(gm_system *s, gm_error *err)
     for (uint32_t i = 0; i < s->nchannels; i++) {
         if (gm_dram_channel_init(&s->chans[i], &cfg->dram, i, err))
             return -1;
+        if ((int64_t)i == cfg->sim.fault_stall_dram)
+            gm_dram_channel_inject_stall(&s->chans[i]);
         gm_dram_channel_connect(&s->chans[i], (gm_dram_ports){
             .req_in = &s->chan_in_ptrs[i * per], .rep_out = &s->chan_out_ptrs[i * per],
             .n = per});
@@ -259,22 +261,57 @@ static void l2_edge(gm_system *s, gm_time now)
 static void dram_edge(gm_system *s, gm_time now)
 {
     for (uint32_t i = 0; i < s->nchannels; i++)
-        if ((int64_t)i != s->cfg.sim.fault_stall_dram)
-            gm_dram_channel_tick(&s->chans[i], now);
+        gm_dram_channel_tick(&s->chans[i], now);
 }
 
 /* ---- watchdog, sampling ---------------------------------------------------- */
 
-typedef struct oldest_req {
-    const gm_req *r;
-} oldest_req;
+#define WD_PLACES 8
 
-static void find_oldest(const gm_req *r, void *arg)
+/* The oldest request by time at its current place, and the places that
+ * hold the most requests (a stuck block usually shows up as a pile). */
+typedef struct stuck_scan {
+    const gm_req *oldest;
+    struct stuck_place { uint8_t loc; uint32_t index; uint64_t n; } place[WD_PLACES];
+    uint32_t nplaces;
+    uint64_t other;
+} stuck_scan;
+
+static void scan_req(const gm_req *r, void *arg)
 {
-    oldest_req *o = arg;
-    if (!o->r || r->t_loc < o->r->t_loc ||
-        (r->t_loc == o->r->t_loc && r->id < o->r->id))
-        o->r = r;
+    stuck_scan *o = arg;
+    if (!o->oldest || r->t_loc < o->oldest->t_loc ||
+        (r->t_loc == o->oldest->t_loc && r->id < o->oldest->id))
+        o->oldest = r;
+    for (uint32_t i = 0; i < o->nplaces; i++)
+        if (o->place[i].loc == r->loc && o->place[i].index == r->loc_index) {
+            o->place[i].n++;
+            return;
+        }
+    if (o->nplaces < WD_PLACES)
+        o->place[o->nplaces++] = (struct stuck_place){r->loc, r->loc_index, 1};
+    else
+        o->other++;
+}
+
+static void format_places(const stuck_scan *o, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    /* Largest piles first; ties in discovery (request id) order. */
+    bool used[WD_PLACES] = {0};
+    for (uint32_t k = 0; k < o->nplaces && at < len; k++) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < o->nplaces; i++)
+            if (!used[i] && (best == UINT32_MAX || o->place[i].n > o->place[best].n))
+                best = i;
+        used[best] = true;
+        at += (size_t)snprintf(buf + at, len - at, "%s%" PRIu64 " in %s %u", k ? ", " : "",
+                               o->place[best].n, gm_loc_name(o->place[best].loc),
+                               o->place[best].index);
+    }
+    if (o->other && at < len)
+        snprintf(buf + at, len - at, ", %" PRIu64 " elsewhere", o->other);
 }
 
 /* A request that has not moved for watchdog_cycles core cycles means the
@@ -283,21 +320,32 @@ static bool watchdog_check(gm_system *s, gm_time now)
 {
     uint64_t period = gm_system_core_period(s);
     uint64_t bound = s->cfg.sim.watchdog_cycles;
-    oldest_req o = {0};
-    gm_req_pool_foreach_live(&s->pool, find_oldest, &o);
-    if (o.r) {
-        uint64_t waited = (now - o.r->t_loc) / period;
+    stuck_scan o = {0};
+    gm_req_pool_foreach_live(&s->pool, scan_req, &o);
+    if (o.oldest) {
+        const gm_req *r = o.oldest;
+        uint64_t waited = (now - r->t_loc) / period;
         if (waited < bound)
             return false;
-        const gm_req *r = o.r;
+        char where[160] = "";
+        if (r->loc == GM_LOC_NOC_REQ || r->loc == GM_LOC_NOC_REP) {
+            const gm_xbar *x = r->loc == GM_LOC_NOC_REQ ? &s->req_net : &s->rep_net;
+            char buf[140];
+            if (gm_xbar_find_req(x, r, buf, sizeof buf))
+                snprintf(where, sizeof where, " [%s]", buf);
+        }
+        char places[320];
+        format_places(&o, places, sizeof places);
+        const char *from = r->kind == GM_REQ_WRITEBACK ? "write-back from L2 slice" : "from core";
+        uint32_t from_id = r->kind == GM_REQ_WRITEBACK ? r->slice : r->src;
         snprintf(s->deadlock_report, sizeof s->deadlock_report,
-                 "deadlock: request #%" PRIu64 " (%s of line 0x%" PRIx64 " from core %u warp %u"
-                 " to L2 slice %u%s) has been in the %s %u for %" PRIu64
+                 "deadlock: request #%" PRIu64 " (%s of line 0x%" PRIx64 " %s %u warp %u"
+                 " to L2 slice %u%s) has been in the %s %u%s for %" PRIu64
                  " core cycles (created at core cycle %" PRIu64 "); %" PRIu64
-                 " requests in flight",
-                 r->id, gm_req_kind_name(r->kind), r->addr, r->src, r->warp, r->slice,
-                 r->is_reply ? ", reply" : "", gm_loc_name(r->loc), r->loc_index, waited,
-                 r->t_create / period, s->pool.live);
+                 " requests in flight: %s",
+                 r->id, gm_req_kind_name(r->kind), r->addr, from, from_id, r->warp, r->slice,
+                 r->is_reply ? ", reply" : "", gm_loc_name(r->loc), r->loc_index, where, waited,
+                 r->t_create / period, s->pool.live, places);
         return true;
     }
     uint64_t last = 0;

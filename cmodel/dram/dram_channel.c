@@ -350,6 +350,11 @@ static bool input_waiting(const gm_dram_channel *ch, gm_time now)
 /* Order inside a tick: returns (frees return-buffer slots), one command,
  * then at most one new request, which can be scheduled from the next tick
  * on. */
+void gm_dram_channel_inject_stall(gm_dram_channel *ch)
+{
+    ch->fault_stalled = true;
+}
+
 void gm_dram_channel_tick(gm_dram_channel *ch, gm_time now)
 {
     uint64_t c = ch->cycle++;
@@ -358,6 +363,10 @@ void gm_dram_channel_tick(gm_dram_channel *ch, gm_time now)
         ch->ref_pending = true;
     if (!ch->qn && !ch->dn && !ch->ref_pending && !input_waiting(ch, now))
         return;
+    if (ch->fault_stalled) {
+        accept(ch, now, c);
+        return;
+    }
     if (ch->dn)
         return_done(ch, now, c);
     if (ch->ref_pending)

@@ -102,6 +102,7 @@ typedef struct gm_dram_channel {
     uint64_t cycle;           /* ticks so far = index of the next tick */
     uint64_t next_ref;        /* cycle at which the next REF falls due */
     bool ref_pending;
+    bool fault_stalled;       /* fault injection: accept, never issue */
     gm_dram_cmd_rec *log;     /* [GM_DRAM_LOG_SIZE] ring */
     uint64_t log_n;           /* commands issued so far */
     gm_dram_stats stats;
@@ -119,6 +120,11 @@ void gm_dram_channel_tick(gm_dram_channel *ch, gm_time now);
  * A pending refresh alone is not busy. */
 bool gm_dram_channel_busy(const gm_dram_channel *ch);
 const gm_dram_stats *gm_dram_channel_stats(const gm_dram_channel *ch);
+/* Fault injection (sim.fault_stall_dram): from now on the channel still
+ * accepts requests into its queue but never issues a command, so the
+ * requests stay in the controller and the deadlock watchdog must find
+ * them there. */
+void gm_dram_channel_inject_stall(gm_dram_channel *ch);
 
 /* Test hooks. Earliest cycle the timing table allows cmd on bank (state
  * conditions such as "row open" are not included). */

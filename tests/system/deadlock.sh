@@ -11,5 +11,5 @@ rc=$?
 cat "$T/err"
 [ $rc -eq 2 ] || { echo "FAIL: exit status $rc, expected 2"; exit 1; }
 grep -q "deadlock: request #[0-9]*" "$T/err" || { echo "FAIL: no stuck request named"; exit 1; }
-grep -q "DRAM controller 1 " "$T/err" || { echo "FAIL: location not DRAM controller 1"; exit 1; }
+grep -q "[0-9]* in DRAM controller 1[,]" "$T/err" || { echo "FAIL: the pile in DRAM controller 1 is not named"; exit 1; }
 echo "PASS: deadlock reported"
