@@ -505,7 +505,8 @@ int gm_stats_list_workloads(FILE *f)
     fprintf(f, "%-12s %-13s %-11s %-6s %8s %7s %8s %12s %12s  %s\n", "name", "suite", "class",
             "size", "launches", "CTAs", "warps", "warp-insts", "mem-insts", "stresses");
     static const gm_size sizes[] = {GM_SIZE_TINY, GM_SIZE_SMALL, GM_SIZE_STANDARD};
-    for (const gm_workload_info *wi = gm_workload_catalogue(); wi->name; wi++) {
+    for (size_t ci = 0; ci < gm_workload_catalogue_size(); ci++) {
+        const gm_workload_info *wi = gm_workload_catalogue_at(ci);
         for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
             gm_error err = {{0}};
             gm_workload w;

@@ -14,7 +14,7 @@
  * S-Reduction among the sensitive applications. ATAX is not in that study;
  * its shared data is two small vectors while its misses are dominated by
  * the private rows of A, so it is insensitive by the same criteria. */
-static const gm_workload_info catalogue[] = {
+const gm_workload_info gm_catalogue_core[] = {
     {"gemm", "PolyBench-GPU 1.0",
      "B rows read by every CTA, A rows by each CTA row (cross-SM sharing); "
      "broadcast A; C loaded and stored every k (write-evict misses)",
@@ -30,18 +30,41 @@ static const gm_workload_info catalogue[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-const gm_workload_info *gm_workload_catalogue(void)
+/* Every suite keeps its own NULL-terminated table next to its kernels;
+ * the catalogue is their concatenation, in this order. */
+static const gm_workload_info *const suites[] = {
+    gm_catalogue_core,
+    gm_catalogue_polybench,
+    gm_catalogue_rodinia,
+    gm_catalogue_tango,
+};
+
+size_t gm_workload_catalogue_size(void)
 {
-    return catalogue;
+    size_t n = 0;
+    for (size_t s = 0; s < sizeof suites / sizeof *suites; s++)
+        for (const gm_workload_info *i = suites[s]; i->name; i++)
+            n++;
+    return n;
+}
+
+const gm_workload_info *gm_workload_catalogue_at(size_t idx)
+{
+    for (size_t s = 0; s < sizeof suites / sizeof *suites; s++)
+        for (const gm_workload_info *i = suites[s]; i->name; i++)
+            if (idx-- == 0)
+                return i;
+    return NULL;
 }
 
 const gm_workload_info *gm_workload_find(const char *name)
 {
     if (!name)
         return NULL;
-    for (const gm_workload_info *i = catalogue; i->name; i++)
-        if (strcmp(i->name, name) == 0)
-            return i;
+    for (size_t s = 0; s < sizeof suites / sizeof *suites; s++)
+        for (const gm_workload_info *i = suites[s]; i->name; i++)
+            if (strcmp(i->name, name) == 0)
+                return i;
     return NULL;
 }
 

@@ -9,6 +9,7 @@
 #ifndef GM_WORKLOAD_WORKLOAD_H
 #define GM_WORKLOAD_WORKLOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/error.h"
@@ -106,8 +107,10 @@ typedef struct gm_workload_info {
     int (*build)(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 } gm_workload_info;
 
-/* The catalogue of built-in workloads, NULL-terminated by name. */
-const gm_workload_info *gm_workload_catalogue(void);
+/* The catalogue of built-in workloads: entries 0..size-1, in suite order
+ * (each suite's table lives beside its kernels, see catalogue.c). */
+size_t gm_workload_catalogue_size(void);
+const gm_workload_info *gm_workload_catalogue_at(size_t i);
 const gm_workload_info *gm_workload_find(const char *name);
 int gm_workload_build(gm_workload *w, const char *name, gm_size size, uint64_t seed,
                       gm_error *err);

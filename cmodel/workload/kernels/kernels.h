@@ -44,4 +44,13 @@ int gm_reduction_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *er
 int gm_reduction_build_dims(gm_workload *w, uint32_t n, uint32_t launches,
                             gm_error *err);
 
+/* Catalogue tables, one per suite (NULL-terminated), concatenated by
+ * catalogue.c: gemm/atax/reduction (catalogue.c), the rest of PolyBench
+ * (catalogue_polybench.c), Rodinia (catalogue_rodinia.c), Tango
+ * (catalogue_tango.c). */
+extern const gm_workload_info gm_catalogue_core[];
+extern const gm_workload_info gm_catalogue_polybench[];
+extern const gm_workload_info gm_catalogue_rodinia[];
+extern const gm_workload_info gm_catalogue_tango[];
+
 #endif
