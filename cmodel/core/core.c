@@ -59,8 +59,8 @@ static bool inst_deps_ready(const gm_warp *w, const gm_inst *in)
 
 /* Remembers why the head instruction cannot issue, so the warp is not
  * re-examined before anything it waits for can have changed: a load
- * completing (wait_mem) or a compute result being written (wake_cycle). */
-static void note_blocked(gm_warp *w, const gm_inst *in)
+ * completing (GM_WS_WAITMEM) or a compute result being written (wake). */
+static void note_blocked(gm_warp_state *ws, const gm_warp *w, const gm_inst *in)
 {
     uint8_t regs[GM_MAX_SRC + 1] = {in->src[0], in->src[1], in->src[2], in->dst};
     uint64_t wake = 0;
@@ -69,14 +69,14 @@ static void note_blocked(gm_warp *w, const gm_inst *in)
         if (r == GM_REG_NONE)
             continue;
         if (reg_pending_mem(w, r)) {
-            w->wait_mem = true;
+            ws->flags |= GM_WS_WAITMEM;
             return;
         }
         for (uint8_t j = 0; j < w->ncompute; j++)
             if (w->compute[j].reg == r && w->compute[j].ready > wake)
                 wake = w->compute[j].ready;
     }
-    w->wake_cycle = wake;
+    ws->wake = wake;
 }
 
 static uint64_t earliest_compute(const gm_warp *w)
@@ -198,11 +198,11 @@ void gm_core_launch_cta(gm_core *c, const gm_kernel *k, uint32_t cta)
     *s = (gm_cta_slot){.live = true, .cta = cta, .nwarps = n, .warps_left = n};
     uint32_t wi = 0;
     for (uint32_t i = 0; i < n; i++, wi++) {
-        while (c->warps[wi].live)
+        while (c->ws[wi].flags & GM_WS_LIVE)
             wi++;
         gm_warp *w = &c->warps[wi];
         memset(w, 0, offsetof(gm_warp, ibuf));
-        w->live = true;
+        c->ws[wi] = (gm_warp_state){.flags = GM_WS_LIVE};
         w->cta_slot = (uint16_t)slot;
         w->age = c->next_age++;
         w->kernel = k;
@@ -225,7 +225,7 @@ static void release_barrier_if_complete(gm_core *c, gm_cta_slot *s)
     if (s->at_barrier < s->warps_left)
         return;
     for (uint64_t m = s->warp_mask; m; m &= m - 1)
-        c->warps[__builtin_ctzll(m)].at_barrier = false;
+        c->ws[__builtin_ctzll(m)].flags &= (uint8_t)~GM_WS_BARRIER;
     s->at_barrier = 0;
 }
 
@@ -242,11 +242,11 @@ static void age_order_remove(gm_core *c, uint32_t wi)
 
 static uint32_t finish_warp_if_done(gm_core *c, gm_warp *w)
 {
-    if (!w->exited || w->outstanding)
+    uint32_t wi = (uint32_t)(w - c->warps);
+    if (!(c->ws[wi].flags & GM_WS_EXITED) || w->outstanding)
         return 0;
     gm_cta_slot *s = &c->ctas[w->cta_slot];
-    uint32_t wi = (uint32_t)(w - c->warps);
-    w->live = false;
+    c->ws[wi].flags = 0;
     s->warp_mask &= ~(1ULL << wi);
     age_order_remove(c, wi);
     c->free_warps++;
@@ -308,13 +308,14 @@ static void ldst_enqueue(gm_core *c, gm_warp *w, uint32_t wi, const gm_inst *in)
 
 /* The cheap part of try_issue: the verdict for a warp that is known to
  * be waiting, without touching its instruction buffer. */
-static inline issue_result quick_verdict(const gm_core *c, const gm_warp *w)
+static inline issue_result quick_verdict(const gm_core *c, const gm_warp_state *ws)
 {
-    if (!w->live || w->exited)
+    uint8_t f = ws->flags;
+    if (!(f & GM_WS_LIVE) || (f & GM_WS_EXITED))
         return NO_INST;
-    if (w->at_barrier)
+    if (f & GM_WS_BARRIER)
         return STALL_BARRIER;
-    if (w->wait_mem || c->cycle < w->wake_cycle)
+    if ((f & GM_WS_WAITMEM) || c->cycle < ws->wake)
         return STALL_DEP;
     return ISSUED; /* meaning: look closer */
 }
@@ -322,19 +323,20 @@ static inline issue_result quick_verdict(const gm_core *c, const gm_warp *w)
 static issue_result try_issue(gm_core *c, uint32_t wi)
 {
     gm_warp *w = &c->warps[wi];
-    issue_result q = quick_verdict(c, w);
+    gm_warp_state *ws = &c->ws[wi];
+    issue_result q = quick_verdict(c, ws);
     if (q != ISSUED)
         return q;
     const gm_inst *in = warp_next_inst(w);
     if (!in) {
         /* A stream that ends without EXIT ends as if it had one. */
-        w->exited = true;
+        ws->flags |= GM_WS_EXITED;
         c->pending_finish += finish_warp_if_done(c, w);
         return NO_INST;
     }
     retire_compute(w, c->cycle);
     if (!inst_deps_ready(w, in)) {
-        note_blocked(w, in);
+        note_blocked(ws, w, in);
         return STALL_DEP;
     }
     if (op_is_memory(in->op)) {
@@ -344,15 +346,15 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
             ldst_enqueue(c, w, wi, in);
     } else if (in->op == GM_OP_BARRIER) {
         gm_cta_slot *s = &c->ctas[w->cta_slot];
-        w->at_barrier = true;
+        ws->flags |= GM_WS_BARRIER;
         s->at_barrier++;
         release_barrier_if_complete(c, s);
     } else if (in->op == GM_OP_EXIT) {
-        w->exited = true;
+        ws->flags |= GM_WS_EXITED;
         c->pending_finish += finish_warp_if_done(c, w);
     } else if (in->dst != GM_REG_NONE) {
         if (w->ncompute == GM_WARP_COMPUTE) {
-            w->wake_cycle = earliest_compute(w);
+            ws->wake = earliest_compute(w);
             return STALL_DEP;
         }
         w->compute[w->ncompute++] = (gm_compute_slot){
@@ -394,7 +396,7 @@ static issue_result schedule_gto(gm_core *c, uint32_t sched)
     for (uint32_t i = 0; i < n; i++) {
         if (order[i] == last)
             continue;
-        issue_result r = quick_verdict(c, &c->warps[order[i]]);
+        issue_result r = quick_verdict(c, &c->ws[order[i]]);
         if (r != ISSUED) {
             worst = stall_merge(worst, r);
             continue;
@@ -498,7 +500,7 @@ static uint32_t complete_request(gm_core *c, gm_req *r, gm_time now)
         return 0;
     gm_warp *w = &c->warps[rec->warp];
     reg_clear_pending(w, rec->dst);
-    w->wait_mem = false;
+    c->ws[rec->warp].flags &= (uint8_t)~GM_WS_WAITMEM;
     w->outstanding--;
     rec->next_free = c->free_recs;
     c->free_recs = rec;

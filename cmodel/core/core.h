@@ -63,16 +63,23 @@ typedef struct gm_compute_slot {
     uint64_t ready;  /* core cycle at which the result is written */
 } gm_compute_slot;
 
+/* What the schedulers look at every cycle, kept apart from gm_warp so the
+ * scan over a scheduler's warps touches one small array. */
+#define GM_WS_LIVE 0x1      /* slot holds a warp of a resident CTA */
+#define GM_WS_EXITED 0x2
+#define GM_WS_BARRIER 0x4
+#define GM_WS_WAITMEM 0x8   /* head instruction needs a register a load will write */
+
+typedef struct gm_warp_state {
+    uint64_t wake;          /* head instruction waits for compute results until then */
+    uint8_t flags;
+} gm_warp_state;
+
 typedef struct gm_warp {
-    bool live;               /* slot holds a warp of a resident CTA */
-    bool exited;
-    bool at_barrier;
-    bool wait_mem;           /* head instruction needs a register a load will write */
     uint8_t ncompute;
     uint16_t cta_slot;
     uint32_t outstanding;    /* memory instructions not yet complete */
     uint64_t age;            /* launch order, for GTO */
-    uint64_t wake_cycle;     /* head instruction waits for compute results until then */
     gm_warp_gen gen;
     const gm_kernel *kernel;
     int ibuf_n, ibuf_pos;
@@ -116,6 +123,7 @@ typedef struct gm_core {
     /* Per scheduler, its live warps oldest first (GTO's search order). */
     uint8_t age_order[8][GM_CORE_MAX_WARPS];
     uint32_t age_count[8];
+    gm_warp_state ws[GM_CORE_MAX_WARPS];
     gm_warp warps[GM_CORE_MAX_WARPS];
     gm_cta_slot ctas[GM_CORE_MAX_CTAS];
     gm_ldst_entry *ldst;     /* ring of cfg->ldst_queue entries */
