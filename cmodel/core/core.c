@@ -145,9 +145,10 @@ int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
     if (gm_l1d_init(&c->l1, &cfg->l1, id, res, err) != 0)
         return -1;
     c->ldst = calloc(cfg->core.ldst_queue, sizeof *c->ldst);
+    c->ibufs = calloc(cfg->core.max_warps, sizeof *c->ibufs);
     uint32_t nrecs = cfg->core.max_warps * RECS_PER_WARP;
     c->recs = calloc(nrecs, sizeof *c->recs);
-    if (!c->ldst || !c->recs) {
+    if (!c->ldst || !c->recs || !c->ibufs) {
         gm_core_free(c);
         return gm_fail(err, "core %u: out of memory", id);
     }
@@ -165,8 +166,10 @@ void gm_core_free(gm_core *c)
     gm_l1d_free(&c->l1);
     free(c->ldst);
     free(c->recs);
+    free(c->ibufs);
     c->ldst = 0;
     c->recs = 0;
+    c->ibufs = 0;
 }
 
 void gm_core_connect(gm_core *c, gm_core_ports ports)
@@ -201,7 +204,8 @@ void gm_core_launch_cta(gm_core *c, const gm_kernel *k, uint32_t cta)
         while (c->ws[wi].flags & GM_WS_LIVE)
             wi++;
         gm_warp *w = &c->warps[wi];
-        memset(w, 0, offsetof(gm_warp, ibuf));
+        memset(w, 0, sizeof *w);
+        w->ibuf = c->ibufs[wi];
         c->ws[wi] = (gm_warp_state){.flags = GM_WS_LIVE};
         w->cta_slot = (uint16_t)slot;
         w->age = c->next_age++;
@@ -317,6 +321,11 @@ static inline issue_result quick_verdict(const gm_core *c, const gm_warp_state *
         return STALL_BARRIER;
     if ((f & GM_WS_WAITMEM) || c->cycle < ws->wake)
         return STALL_DEP;
+    /* Registers only ever become available, so a head instruction found
+     * ready stays ready until it issues. */
+    if ((f & (GM_WS_DEPSOK | GM_WS_HEADMEM)) == (GM_WS_DEPSOK | GM_WS_HEADMEM) &&
+        (c->ldst_count == c->cfg->ldst_queue || !c->free_recs))
+        return STALL_LDST;
     return ISSUED; /* meaning: look closer */
 }
 
@@ -334,10 +343,13 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
         c->pending_finish += finish_warp_if_done(c, w);
         return NO_INST;
     }
-    retire_compute(w, c->cycle);
-    if (!inst_deps_ready(w, in)) {
-        note_blocked(ws, w, in);
-        return STALL_DEP;
+    if (!(ws->flags & GM_WS_DEPSOK)) {
+        retire_compute(w, c->cycle);
+        if (!inst_deps_ready(w, in)) {
+            note_blocked(ws, w, in);
+            return STALL_DEP;
+        }
+        ws->flags |= GM_WS_DEPSOK | (op_is_memory(in->op) ? GM_WS_HEADMEM : 0);
     }
     if (op_is_memory(in->op)) {
         if (c->ldst_count == c->cfg->ldst_queue || !c->free_recs)
@@ -353,6 +365,7 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
         ws->flags |= GM_WS_EXITED;
         c->pending_finish += finish_warp_if_done(c, w);
     } else if (in->dst != GM_REG_NONE) {
+        retire_compute(w, c->cycle);
         if (w->ncompute == GM_WARP_COMPUTE) {
             ws->wake = earliest_compute(w);
             return STALL_DEP;
@@ -363,6 +376,7 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
     c->stats.warp_insts++;
     c->stats.thread_insts += (uint64_t)__builtin_popcount(in->mask);
     w->ibuf_pos++;
+    ws->flags &= (uint8_t)~(GM_WS_DEPSOK | GM_WS_HEADMEM);
     return ISSUED;
 }
 

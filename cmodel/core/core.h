@@ -69,6 +69,8 @@ typedef struct gm_compute_slot {
 #define GM_WS_EXITED 0x2
 #define GM_WS_BARRIER 0x4
 #define GM_WS_WAITMEM 0x8   /* head instruction needs a register a load will write */
+#define GM_WS_DEPSOK 0x10   /* head instruction's registers are all available */
+#define GM_WS_HEADMEM 0x20  /* head instruction goes to the LD/ST unit */
 
 typedef struct gm_warp_state {
     uint64_t wake;          /* head instruction waits for compute results until then */
@@ -86,7 +88,7 @@ typedef struct gm_warp {
     bool stream_done;
     uint64_t pending[4];     /* registers waiting for memory */
     gm_compute_slot compute[GM_WARP_COMPUTE];
-    gm_inst ibuf[GM_WARP_IBUF];
+    gm_inst *ibuf;           /* GM_WARP_IBUF instructions, in gm_core.ibufs */
 } gm_warp;
 
 typedef struct gm_cta_slot {
@@ -125,6 +127,9 @@ typedef struct gm_core {
     uint32_t age_count[8];
     gm_warp_state ws[GM_CORE_MAX_WARPS];
     gm_warp warps[GM_CORE_MAX_WARPS];
+    /* Instruction buffers apart from the warps: they are large (addresses)
+     * and touched only at the head, so the warps stay compact. */
+    gm_inst (*ibufs)[GM_WARP_IBUF];
     gm_cta_slot ctas[GM_CORE_MAX_CTAS];
     gm_ldst_entry *ldst;     /* ring of cfg->ldst_queue entries */
     uint32_t ldst_head, ldst_count;
