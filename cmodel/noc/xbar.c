@@ -106,6 +106,8 @@ void gm_xbar_free(gm_xbar *x)
     free(x->st.out_flits);
     free(x->st.in_stall);
     gm_router_ports_free(&x->rin, &x->rout);
+    free(x->twin_out.out);
+    free(x->twin_out.in);
     gm_router_free(&x->router);
     gm_noc_pkts_free(&x->pkts);
     *x = (gm_xbar){0};
@@ -246,9 +248,38 @@ static void tick_eject(gm_xbar *x, bool router_live, gm_time now)
 }
 
 /* One cycle: all Moore outputs (NIs, router), then every edge. */
+/* Co-simulation: the twin is clocked every cycle (an RTL model has no
+ * notion of skipping idle edges), its outputs drive the NIs, and the C
+ * router is evaluated in shadow and compared field by field. */
+static void tick_with_twin(gm_xbar *x, gm_time now)
+{
+    drive_router_inputs(x);
+    gm_router_eval(&x->router, &x->rout);
+    x->twin->eval(x->twin->ctx, &x->twin_out);
+    if (x->twin->compare(x->twin->ctx, x->st.cycles - 1, &x->rout, &x->twin_out) != 0 &&
+        !x->fault[0])
+        snprintf(x->fault, sizeof x->fault,
+                 "RTL twin diverged from the C router at network cycle %llu",
+                 (unsigned long long)(x->st.cycles - 1));
+    gm_router_tick(&x->router, &x->rin);
+    x->twin->tick(x->twin->ctx, &x->rin);
+    /* Swap so the NIs see what the RTL produced. */
+    gm_router_out c_out = x->rout;
+    x->rout = x->twin_out;
+    tick_inject(x, true);
+    tick_eject(x, true, now);
+    x->twin_out = x->rout;
+    x->rout = c_out;
+    accept_packets(x, now);
+}
+
 void gm_xbar_tick(gm_xbar *x, gm_time now)
 {
     x->st.cycles++;
+    if (x->twin) {
+        tick_with_twin(x, now);
+        return;
+    }
     bool router_live = !gm_router_idle(&x->router);
     bool inputs = drive_router_inputs(x);
     if (router_live)
@@ -258,6 +289,16 @@ void gm_xbar_tick(gm_xbar *x, gm_time now)
     tick_inject(x, router_live);
     tick_eject(x, router_live, now);
     accept_packets(x, now);
+}
+
+int gm_xbar_attach_twin(gm_xbar *x, const gm_router_twin *twin, gm_error *err)
+{
+    x->twin_out.out = calloc(x->n_out, sizeof *x->twin_out.out);
+    x->twin_out.in = calloc(x->n_in, sizeof *x->twin_out.in);
+    if (!x->twin_out.out || !x->twin_out.in)
+        return gm_fail(err, "%s: out of memory", x->name);
+    x->twin = twin;
+    return 0;
 }
 
 bool gm_xbar_busy(const gm_xbar *x)

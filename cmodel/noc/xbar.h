@@ -51,6 +51,22 @@ typedef struct gm_xbar_stats {
     uint64_t lat_max;
 } gm_xbar_stats;
 
+/* A second implementation of the router (its Verilated RTL) that drives
+ * the network in place of the C block during system co-simulation. Each
+ * cycle the network calls eval for the twin's outputs, which it uses, and
+ * tick with the same inputs it gives the C router, which keeps running in
+ * shadow; compare() is then called with both outputs and returns 0 to go
+ * on or non-zero to report a divergence (the network records it as a
+ * fault and its drain check fails; the twin's owner decides whether to
+ * stop at once). */
+typedef struct gm_router_twin {
+    void *ctx;
+    void (*eval)(void *ctx, gm_router_out *out);
+    void (*tick)(void *ctx, const gm_router_in *in);
+    int (*compare)(void *ctx, uint64_t cycle, const gm_router_out *expected,
+                   const gm_router_out *actual);
+} gm_router_twin;
+
 typedef struct gm_xbar {
     char name[32];
     uint32_t n_in, n_out;
@@ -68,6 +84,8 @@ typedef struct gm_xbar {
     uint64_t *ej_busy;        /* [words(n_out)] ejection NIs not idle */
     gm_xbar_stats st;
     char fault[160];          /* first misuse seen (bad destination), or "" */
+    const gm_router_twin *twin; /* RTL co-simulation, or NULL */
+    gm_router_out twin_out;   /* the twin's outputs of this cycle */
 } gm_xbar;
 
 int gm_xbar_init(gm_xbar *x, const char *name, uint32_t n_in, uint32_t n_out,
@@ -83,6 +101,10 @@ bool gm_xbar_busy(const gm_xbar *x);
 /* Accounts `edges` skipped edges while not busy (for cycles and
  * utilization). */
 void gm_xbar_skip_idle(gm_xbar *x, uint64_t edges);
+
+/* Realizes the router by `twin` from now on (see gm_router_twin); the C
+ * router runs in shadow. Returns -1 when out of memory. */
+int gm_xbar_attach_twin(gm_xbar *x, const gm_router_twin *twin, gm_error *err);
 
 /* Packets inside the network: packets_in - packets_out. */
 static inline uint64_t gm_xbar_inside(const gm_xbar *x)
