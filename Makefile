@@ -8,7 +8,7 @@ ASAN   ?= build-asan
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_ARGS ?=
 
-.PHONY: all deps build build-asan run test test-asan bench clean
+.PHONY: all deps build build-asan run test test-asan bench clean rtl-test
 
 all: build
 
@@ -19,7 +19,7 @@ $(BUILD)/CMakeCache.txt:
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
 $(ASAN)/CMakeCache.txt:
-	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DGM_SANITIZE=ON >/dev/null
+	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DGM_SANITIZE=ON -DGM_RTL=OFF >/dev/null
 
 build: deps $(BUILD)/CMakeCache.txt
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -33,10 +33,20 @@ run: build
 test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+		ctest --output-on-failure -j $(JOBS) -L 'unit|sanitize' $(CTEST_ARGS)
 
 bench: build
 	$(BUILD)/gmsim bench
 
 clean:
 	rm -rf $(BUILD) $(ASAN)
+
+# RTL lockstep harnesses (Verilator) are built in their own tree while they
+# are completed (docs/verification.md): make rtl-test
+RTLB ?= build-rtl
+rtl-test: deps
+	@cmake -S . -B $(RTLB) -DGM_RTL=ON >/dev/null
+	@cmake --build $(RTLB) -j $(JOBS)
+	cd $(RTLB) && ctest --output-on-failure -j $(JOBS) -L rtl
+
+-include mk/synth.mk

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/trace_cmd.h"
 #include "config/config.h"
 #include "designs/system.h"
 #include "stats/report.h"
@@ -45,6 +46,7 @@ static void usage_main(FILE *f)
           "  run             simulate one workload on one configuration\n"
           "  list-workloads  show the built-in workloads\n"
           "  bench           measure simulation speed (80-core baseline, GEMM small)\n"
+          "  trace           write a workload as Accel-Sim traces (export), summarise one (info)\n"
           "  (none)          the default job: the baseline on gemm, atax and reduction\n"
           "                  at size small, printed as a table\n"
           "\n"
@@ -268,16 +270,26 @@ static int cmd_run(int argc, char **argv)
 
 static int cmd_list(int argc, char **argv)
 {
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        puts("usage: gmsim list-workloads\n\nLists the built-in workloads with their suite,"
-             " class and size figures.");
-        return 0;
+    gm_size size = GM_SIZE_SMALL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            puts("usage: gmsim list-workloads [--size tiny|small|standard]\n\n"
+                 "Lists the built-in workloads: suite, replication class, and at the\n"
+                 "given size (default small) the launches, CTAs, warps, warp instructions\n"
+                 "and global memory instructions, counted by generating the streams.");
+            return 0;
+        } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+            if (gm_size_parse(argv[++i], &size) != 0) {
+                fprintf(stderr, "gmsim list-workloads: --size %s: must be tiny, small or standard\n",
+                        argv[i]);
+                return 1;
+            }
+        } else {
+            fprintf(stderr, "gmsim list-workloads: unexpected argument '%s'\n", argv[i]);
+            return 1;
+        }
     }
-    if (argc > 1) {
-        fprintf(stderr, "gmsim list-workloads: unexpected argument '%s'\n", argv[1]);
-        return 1;
-    }
-    return gm_stats_list_workloads(stdout) == 0 ? 0 : 4;
+    return gm_stats_list_workloads(stdout, size) == 0 ? 0 : 4;
 }
 
 static long peak_rss_kb(void)
@@ -357,6 +369,8 @@ int main(int argc, char **argv)
         return cmd_list(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "trace") == 0)
+        return gm_cmd_trace(argc - 1, argv + 1);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage_main(stdout);
         return 0;

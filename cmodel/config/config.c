@@ -525,22 +525,127 @@ static int check_noc(const gm_config *c, gm_error *err)
     return 0;
 }
 
+static int is_dcl1(const gm_config *c)
+{
+    return c->design.design == GM_DESIGN_DCL1;
+}
+
+static uint64_t div_ceil_u64(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Node cache size before the range check (may not fit 32 bits). */
+static uint64_t node_size_u64(const gm_config *c)
+{
+    if (c->design.node_size)
+        return c->design.node_size;
+    return (uint64_t)c->core.num_cores * c->l1.size_bytes / c->design.nodes;
+}
+
+void gm_config_node_cache(const gm_config *c, gm_cache_cfg *out)
+{
+    const gm_design_cfg *d = &c->design;
+    uint64_t per = (uint64_t)c->core.num_cores;
+    *out = (gm_cache_cfg){0};
+    out->size_bytes = (uint32_t)node_size_u64(c);
+    out->assoc = d->node_assoc ? d->node_assoc : c->l1.assoc;
+    out->line_bytes = c->l1.line_bytes;
+    out->latency = d->node_latency;
+    out->mshr_entries = d->node_mshr_entries
+                            ? d->node_mshr_entries
+                            : (uint32_t)div_ceil_u64(c->l1.mshr_entries * per, d->nodes);
+    out->mshr_merge = d->node_mshr_merge
+                          ? d->node_mshr_merge
+                          : (uint32_t)div_ceil_u64(c->l1.mshr_merge * per, d->nodes);
+    out->miss_queue = d->node_queue;
+    out->port_bytes = d->node_port_bytes ? d->node_port_bytes : c->l1.port_bytes;
+}
+
+/* Cross-key rules of the DC-L1 topology (docs/designs/dcl1.md section 3).
+ * Only for design = dcl1; the baseline ignores [design] beyond its ranges. */
+static int check_design(const gm_config *c, gm_error *err)
+{
+    const gm_design_cfg *d = &c->design;
+    uint32_t cores = c->core.num_cores, y = d->nodes, z = d->clusters, l = c->l2.slices;
+    if (!is_dcl1(c))
+        return 0;
+    if (y > cores)
+        return gm_fail(err, "[design] nodes = %u exceeds [core] num_cores = %u (a node "
+                            "aggregates the L1s of one or more cores)", y, cores);
+    switch (d->sharing) {
+    case GM_SHARING_PRIVATE:
+    case GM_SHARING_SHARED:
+        if (z != 1)
+            return gm_fail(err, "[design] clusters = %u is only used with [design] sharing = "
+                                "clustered; with sharing = %s it must be 1",
+                           z, d->sharing == GM_SHARING_PRIVATE ? "private" : "shared");
+        if (d->sharing == GM_SHARING_PRIVATE && cores % y != 0)
+            return gm_fail(err, "[design] nodes = %u does not divide [core] num_cores = %u "
+                                "(sharing = private gives every node num_cores / nodes cores)",
+                           y, cores);
+        break;
+    default:
+        if (z > y || y % z != 0)
+            return gm_fail(err, "[design] nodes = %u is not a multiple of [design] clusters "
+                                "= %u (every cluster has nodes / clusters nodes)", y, z);
+        if (cores % z != 0)
+            return gm_fail(err, "[design] clusters = %u does not divide [core] num_cores = %u "
+                                "(every cluster has num_cores / clusters cores)", z, cores);
+        /* With one cluster the design is ShY (full NoC#2), so the rule
+         * below is only for Z > 1: node i of a cluster reaches only the
+         * slices of its address range, which needs M | L. */
+        if (z > 1 && l % (y / z) != 0)
+            return gm_fail(err, "[l2] slices = %u is not a multiple of the %u nodes per cluster "
+                                "([design] nodes / [design] clusters = %u / %u): the home "
+                                "bits of a line must select a whole group of L2 slices",
+                           l, y / z, y, z);
+        break;
+    }
+    uint64_t size = node_size_u64(c);
+    uint32_t assoc = d->node_assoc ? d->node_assoc : c->l1.assoc;
+    if (!d->node_size && (uint64_t)cores * c->l1.size_bytes % y != 0)
+        return gm_fail(err, "[core] num_cores * [l1] size = %" PRIu64 " does not divide into "
+                            "[design] nodes = %u equal nodes; set [design] node_size",
+                       (uint64_t)cores * c->l1.size_bytes, y);
+    if (size > 256u * MIB)
+        return gm_fail(err, "[design] node_size (num_cores * [l1] size / nodes = %" PRIu64
+                            ") exceeds 256M", size);
+    if (size == 0 || size % ((uint64_t)LINE_BYTES * assoc) != 0)
+        return gm_fail(err, "[design] node_size = %" PRIu64 " is not a positive multiple of "
+                            "[l1] line * [design] node_assoc = %u * %u (a whole number of sets)",
+                       size, LINE_BYTES, assoc);
+    gm_cache_cfg nc;
+    gm_config_node_cache(c, &nc);
+    if (d->node_port_bytes && d->node_port_bytes < 4)
+        return gm_fail(err, "[design] node_port_bytes = %u: must be 0 ([l1] port_bytes) or "
+                            "at least 4", d->node_port_bytes);
+    if (nc.mshr_entries > (1u << 24))
+        return gm_fail(err, "[design] node_mshr_entries (derived %u) exceeds %u",
+                       nc.mshr_entries, 1u << 24);
+    return 0;
+}
+
 /* The global time base is the lcm of the domain frequencies and must fit
- * in 32 bits (sim/clock.c). Designs that add domains (e.g. a boosted
- * NoC) are checked again by gm_clock_finalize. */
+ * in 32 bits (sim/clock.c). A boosted DC-L1 NoC#1 adds a domain at twice
+ * the interconnect clock. */
 static int check_clocks(const gm_config *c, gm_error *err)
 {
-    const uint32_t f[4] = { c->core.clock_mhz, c->noc.clock_mhz, c->l2.clock_mhz,
-                            c->dram.clock_mhz };
+    const uint32_t f[5] = { c->core.clock_mhz, c->noc.clock_mhz, c->l2.clock_mhz,
+                            c->dram.clock_mhz,
+                            is_dcl1(c) && c->design.boost ? 2 * c->noc.clock_mhz
+                                                          : c->noc.clock_mhz };
     uint64_t l = 1;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         l = l / gcd_u64(l, f[i]) * f[i];
         if (l > (UINT64_C(1) << 32))
             return gm_fail(err,
                            "[core] clock_mhz = %u, [noc] clock_mhz = %u, [l2] clock_mhz = %u "
-                           "and [dram] clock_mhz = %u have a least common multiple above 2^32; "
-                           "choose frequencies with more common factors",
-                           f[0], f[1], f[2], f[3]);
+                           "and [dram] clock_mhz = %u%s have a least common multiple above "
+                           "2^32; choose frequencies with more common factors",
+                           f[0], f[1], f[2], f[3],
+                           f[4] != f[1] ? " (and NoC#1 at 2x [noc] clock_mhz, [design] boost)"
+                                        : "");
     }
     return 0;
 }
@@ -549,7 +654,7 @@ int gm_config_validate(const gm_config *c, gm_error *err)
 {
     if (check_ranges(c, err) || check_core(&c->core, err) || check_cache(&c->l1, "l1", err) ||
         check_cache(&c->l2.cache, "l2", err) || check_dram(c, err) || check_clocks(c, err) ||
-        check_sim(c, err) || check_noc(c, err))
+        check_sim(c, err) || check_noc(c, err) || check_design(c, err))
         return -1;
     return 0;
 }

@@ -39,6 +39,9 @@
 static const char *const warp_sched_names[] = { "gto", "lrr", NULL };
 static const char *const cta_policy_names[] = { "rr", "block", "distributed", NULL };
 static const char *const dram_sched_names[] = { "frfcfs", "fcfs", NULL };
+/* gm_design and gm_sharing of config.h */
+static const char *const design_names[] = { "baseline", "dcl1", NULL };
+static const char *const sharing_names[] = { "private", "shared", "clustered", NULL };
 
 const gm_config_section gm_config_sections[] = {
     { "core", "Lite SIMT cores: warps, warp schedulers, CTA placement and compute "
@@ -52,6 +55,10 @@ const gm_config_section gm_config_sections[] = {
     { "dram", "GDDR5 memory: one controller per channel. Timings are in DRAM command "
               "clock cycles." },
     { "sim", "Run control. Cycle counts are core clock cycles." },
+    { "design", "Which memory system is built. `baseline` is the private-L1 GPU of the "
+                "sections above; `dcl1` removes the L1D from the cores and puts the L1 "
+                "capacity into DC-L1 nodes between two networks (docs/designs/dcl1.md). The "
+                "other keys apply to `dcl1` only; NoC#1 and NoC#2 use the [noc] parameters." },
 };
 const size_t gm_config_nsections = sizeof gm_config_sections / sizeof gm_config_sections[0];
 
@@ -203,6 +210,32 @@ const gm_config_key gm_config_keys[] = {
     I64("sim", sim.fault_stall_dram, "fault_stall_dram", -1, -1, 255, RUN, "channel",
         "Fault injection for testing the deadlock watchdog: this DRAM channel never "
         "issues a command; -1 = none."),
+
+    ENUM("design", design.design, "design", GM_DESIGN_BASELINE, design_names, AS,
+         "Memory system: private L1 per core, or decoupled L1 (DC-L1) nodes."),
+    U32("design", design.nodes, "nodes", 40, 1, 1024, AS, "nodes",
+        "DC-L1 nodes Y (the paper's chosen 40); at most num_cores."),
+    ENUM("design", design.sharing, "sharing", GM_SHARING_PRIVATE, sharing_names, AS,
+         "PrY: a node private to num_cores/nodes cores; ShY: one home node per line; "
+         "ShY+CZ: shared inside each of `clusters` clusters."),
+    U32("design", design.clusters, "clusters", 1, 1, 1024, AS, "clusters",
+        "Clusters Z for sharing = clustered (1 = ShY, nodes = PrY); must be 1 otherwise."),
+    U32("design", design.boost, "boost", 0, 0, 1, AS, "",
+        "1: NoC#1 in its own clock domain at 2x [noc] clock_mhz (the paper's +Boost)."),
+    SIZE("design", design.node_size, "node_size", 0, 0, 256 * M, AS,
+         "Cache of one node; 0 = num_cores * [l1] size / nodes (total L1 capacity kept)."),
+    U32("design", design.node_assoc, "node_assoc", 0, 0, 64, AS, "ways",
+        "Associativity of a node; 0 = [l1] assoc."),
+    U32("design", design.node_latency, "node_latency", 30, 0, 4096, AS, "core cycles",
+        "Node hit latency (paper section VIII: 30 for a node of twice the L1)."),
+    U32("design", design.node_mshr_entries, "node_mshr_entries", 0, 0, 1u << 24, AS,
+        "entries", "MSHRs of a node; 0 = [l1] mshr_entries * num_cores / nodes."),
+    U32("design", design.node_mshr_merge, "node_mshr_merge", 0, 0, 1024, AS, "requests",
+        "Requests merged per node MSHR; 0 = [l1] mshr_merge * num_cores / nodes."),
+    U32("design", design.node_queue, "node_queue", 4, 1, 64, AS, "entries",
+        "Entries of each node queue Q1..Q4 (paper: four 128 B entries)."),
+    SIZE("design", design.node_port_bytes, "node_port_bytes", 0, 0, 4096, AS,
+         "Data port of a node per core cycle; 0 = [l1] port_bytes."),
 };
 const size_t gm_config_nkeys = sizeof gm_config_keys / sizeof gm_config_keys[0];
 

@@ -125,9 +125,9 @@ static uint32_t op_latency(const gm_core_cfg *cfg, uint8_t op)
 
 /* ---- init ----------------------------------------------------------- */
 
-int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
-                 const gm_addr_map *amap, gm_req_pool *pool, gm_residency *res,
-                 gm_error *err)
+/* Everything but the L1D or direct port. */
+static int core_init_common(gm_core *c, const gm_config *cfg, uint32_t id,
+                            const gm_addr_map *amap, gm_req_pool *pool, gm_error *err)
 {
     memset(c, 0, sizeof *c);
     c->id = id;
@@ -142,8 +142,6 @@ int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
                        cfg->core.max_ctas, GM_CORE_MAX_CTAS);
     if (cfg->core.schedulers > 8)
         return gm_fail(err, "[core] schedulers = %u: at most 8", cfg->core.schedulers);
-    if (gm_l1d_init(&c->l1, &cfg->l1, id, res, err) != 0)
-        return -1;
     c->ldst = calloc(cfg->core.ldst_queue, sizeof *c->ldst);
     c->ibufs = calloc(cfg->core.max_warps, sizeof *c->ibufs);
     uint32_t nrecs = cfg->core.max_warps * RECS_PER_WARP;
@@ -161,6 +159,28 @@ int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
     return 0;
 }
 
+int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
+                 const gm_addr_map *amap, gm_req_pool *pool, gm_residency *res,
+                 gm_error *err)
+{
+    if (core_init_common(c, cfg, id, amap, pool, err) != 0)
+        return -1;
+    if (gm_l1d_init(&c->l1, &cfg->l1, id, res, err) != 0) {
+        gm_core_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+int gm_core_init_direct(gm_core *c, const gm_config *cfg, uint32_t id,
+                        const gm_addr_map *amap, gm_req_pool *pool, gm_error *err)
+{
+    if (core_init_common(c, cfg, id, amap, pool, err) != 0)
+        return -1;
+    c->direct = true;
+    return 0;
+}
+
 void gm_core_free(gm_core *c)
 {
     gm_l1d_free(&c->l1);
@@ -174,6 +194,10 @@ void gm_core_free(gm_core *c)
 
 void gm_core_connect(gm_core *c, gm_core_ports ports)
 {
+    if (c->direct) {
+        c->dport = ports;
+        return;
+    }
     gm_l1d_connect(&c->l1, (gm_l1d_ports){.miss_out = ports.req_out,
                                           .fill_in = ports.rep_in});
 }
@@ -459,6 +483,28 @@ static void schedule(gm_core *c, uint32_t sched)
 
 /* ---- LD/ST unit: one line request per cycle into the L1 --------------- */
 
+static inline gm_req *new_line_request(gm_core *c, const gm_ldst_entry *e,
+                                       const gm_coalesced_line *ln, gm_time now)
+{
+    gm_req *r = gm_req_alloc(c->pool, now);
+    r->addr = ln->addr;
+    r->sectors = ln->sectors;
+    r->kind = e->kind;
+    r->src = (uint16_t)c->id;
+    r->warp = e->rec->warp;
+    r->slice = (uint16_t)gm_addr_slice(c->amap, ln->addr);
+    r->owner = e->rec;
+    return r;
+}
+
+static inline void ldst_advance(gm_core *c, gm_ldst_entry *e)
+{
+    if (e->next_line == e->nlines) {
+        c->ldst_head = (c->ldst_head + 1) % c->cfg->ldst_queue;
+        c->ldst_count--;
+    }
+}
+
 static void ldst_cycle(gm_core *c, gm_time now)
 {
     if (!c->ldst_count)
@@ -472,21 +518,43 @@ static void ldst_cycle(gm_core *c, gm_time now)
             c->stats.l1_refusals++;
             return;
         }
-        gm_req *r = gm_req_alloc(c->pool, now);
-        r->addr = ln->addr;
-        r->sectors = ln->sectors;
-        r->kind = e->kind;
-        r->src = (uint16_t)c->id;
-        r->warp = e->rec->warp;
-        r->slice = (uint16_t)gm_addr_slice(c->amap, ln->addr);
-        r->owner = e->rec;
-        gm_l1d_access(&c->l1, r, now);
+        gm_l1d_access(&c->l1, new_line_request(c, e, ln, now), now);
         e->next_line++;
     }
-    if (e->next_line == e->nlines) {
-        c->ldst_head = (c->ldst_head + 1) % c->cfg->ldst_queue;
-        c->ldst_count--;
+    ldst_advance(c, e);
+}
+
+/* Direct port: the request carries what the core sends and wants back;
+ * a DC-L1 node changes reply_bytes to a whole line for its own fetch and
+ * back to this size when it forwards the reply. */
+static void set_direct_sizes(gm_req *r)
+{
+    uint32_t bytes = (uint32_t)__builtin_popcount(r->sectors & 0xfu) * GM_SECTOR_BYTES;
+    switch (r->kind) {
+    case GM_REQ_STORE: r->req_bytes = bytes; r->reply_bytes = 0; break;
+    case GM_REQ_ATOMIC: r->req_bytes = bytes; r->reply_bytes = bytes; break;
+    default: r->req_bytes = 0; r->reply_bytes = bytes; break; /* load, non-L1 */
     }
+}
+
+/* One line request per cycle straight into NoC#1, when the link has room. */
+static void ldst_cycle_direct(gm_core *c, gm_time now)
+{
+    if (!c->ldst_count)
+        return;
+    gm_ldst_entry *e = &c->ldst[c->ldst_head];
+    if (e->next_line < e->nlines) {
+        if (!gm_link_can_push(c->dport.req_out, now)) {
+            c->stats.l1_refusals++;
+            return;
+        }
+        gm_req *r = new_line_request(c, e, &e->co.line[e->next_line], now);
+        set_direct_sizes(r);
+        gm_link_push(c->dport.req_out, r, now);
+        c->doutstanding++;
+        e->next_line++;
+    }
+    ldst_advance(c, e);
 }
 
 static uint64_t fnv1a_u64(uint64_t h, uint64_t v)
@@ -521,18 +589,39 @@ static uint32_t complete_request(gm_core *c, gm_req *r, gm_time now)
     return finish_warp_if_done(c, w);
 }
 
+/* Direct port: one reply per core cycle. */
+static uint32_t direct_take_reply(gm_core *c, gm_time now)
+{
+    if (!c->doutstanding)
+        return 0;
+    gm_req *r = gm_link_peek(c->dport.rep_in, now);
+    if (!r)
+        return 0;
+    gm_link_pop(c->dport.rep_in, now);
+    c->doutstanding--;
+    c->stats.direct_reply_lat_sum += now - r->t_seg;
+    return complete_request(c, r, now);
+}
+
 uint32_t gm_core_tick(gm_core *c, gm_time now)
 {
     uint32_t done = 0;
     c->cycle++;
-    gm_l1d_tick(&c->l1, now);
-    gm_req *r;
-    while ((r = gm_l1d_pop_done(&c->l1, now)) != 0)
-        done += complete_request(c, r, now);
+    if (c->direct) {
+        done += direct_take_reply(c, now);
+    } else {
+        gm_l1d_tick(&c->l1, now);
+        gm_req *r;
+        while ((r = gm_l1d_pop_done(&c->l1, now)) != 0)
+            done += complete_request(c, r, now);
+    }
     if (!c->live_warps && !c->ldst_count)
         return done;
     c->stats.cycles++;
-    ldst_cycle(c, now);
+    if (c->direct)
+        ldst_cycle_direct(c, now);
+    else
+        ldst_cycle(c, now);
     c->pending_finish = 0;
     for (uint32_t s = 0; s < c->cfg->schedulers; s++)
         schedule(c, s);
@@ -542,5 +631,7 @@ uint32_t gm_core_tick(gm_core *c, gm_time now)
 
 bool gm_core_busy(const gm_core *c)
 {
-    return c->live_warps || c->ldst_count || gm_l1d_busy(&c->l1);
+    if (c->live_warps || c->ldst_count)
+        return true;
+    return c->direct ? c->doutstanding != 0 : gm_l1d_busy(&c->l1);
 }

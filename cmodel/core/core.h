@@ -4,8 +4,13 @@
  * to a register scoreboard; compute instructions hold their destination for
  * a per-class latency; memory instructions go to one LD/ST unit that
  * coalesces them (coalescer.h) and feeds the L1 data cache one line request
- * per cycle. The core owns its L1D; the L1's links are the core's ports to
- * the request and reply networks. */
+ * per cycle. The core holds either
+ *   - an L1D (gm_core_init): the L1's links are the core's ports to the
+ *     request and reply networks (the baseline), or
+ *   - a direct port (gm_core_init_direct): a DC-L1 "lite core" with no L1D
+ *     and no MSHRs. The LD/ST unit pushes each coalesced line request
+ *     straight into req_out (NoC#1) when the link has room, and completes
+ *     it when its reply pops out of rep_in (one reply per core cycle). */
 #ifndef GM_CORE_CORE_H
 #define GM_CORE_CORE_H
 
@@ -25,8 +30,8 @@
 #define GM_WARP_COMPUTE 8    /* compute results in flight per warp */
 
 typedef struct gm_core_ports {
-    gm_link *req_out;  /* to the request network (the L1 miss queue) */
-    gm_link *rep_in;   /* from the reply network (L1 fills and acks) */
+    gm_link *req_out;  /* to the request network (the L1 miss queue; direct: NoC#1) */
+    gm_link *rep_in;   /* from the reply network (L1 fills and acks; direct: NoC#1) */
 } gm_core_ports;
 
 typedef struct gm_core_stats {
@@ -40,12 +45,17 @@ typedef struct gm_core_stats {
     uint64_t stall_ldst;        /* slots lost to a full LD/ST queue */
     uint64_t stall_barrier;     /* slots where every ready warp waited at a barrier */
     uint64_t idle_slots;        /* slots with no warp at all */
-    uint64_t l1_refusals;       /* cycles the LD/ST unit was refused by the L1 */
+    uint64_t l1_refusals;       /* cycles the LD/ST unit was refused by the L1
+                                   (direct: by a full req_out link) */
     uint64_t ctas_done;
     uint64_t mem_latency_sum;   /* request creation to completion, in clock ticks */
     uint64_t mem_latency_n;
     uint64_t mem_latency_max;
     uint64_t event_hash;        /* FNV-1a over (request id, completion time) */
+    /* Direct port only: ticks from the request leaving its DC-L1 node
+     * (gm_req.t_seg) to its completion here: the NoC#1 reply part of the
+     * round trip (docs/designs/dcl1.md, latency split). */
+    uint64_t direct_reply_lat_sum;
 } gm_core_stats;
 
 /* A memory instruction in flight: the warp's destination register stays
@@ -115,7 +125,10 @@ typedef struct gm_core {
     const gm_core_cfg *cfg;
     const gm_addr_map *amap;
     gm_req_pool *pool;
-    gm_l1d l1;
+    gm_l1d l1;               /* unused (zero) with a direct port */
+    bool direct;             /* direct port instead of an L1D */
+    gm_core_ports dport;     /* the direct port's links */
+    uint32_t doutstanding;   /* direct: requests sent, reply not yet back */
     uint64_t cycle;          /* core cycles seen by this core */
     uint64_t next_age;
     uint32_t resident_ctas;
@@ -143,6 +156,9 @@ typedef struct gm_core {
 int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
                  const gm_addr_map *amap, gm_req_pool *pool, gm_residency *res,
                  gm_error *err);
+/* A lite core for DC-L1 designs: no L1D, no MSHRs, a direct port. */
+int gm_core_init_direct(gm_core *c, const gm_config *cfg, uint32_t id,
+                        const gm_addr_map *amap, gm_req_pool *pool, gm_error *err);
 void gm_core_free(gm_core *c);
 void gm_core_connect(gm_core *c, gm_core_ports ports);
 
@@ -154,7 +170,7 @@ void gm_core_launch_cta(gm_core *c, const gm_kernel *k, uint32_t cta);
 /* One core-clock edge. Returns the number of CTAs that finished. */
 uint32_t gm_core_tick(gm_core *c, gm_time now);
 
-/* Anything resident or in flight (warps, LD/ST queue, L1). */
+/* Anything resident or in flight (warps, LD/ST queue, L1 or direct port). */
 bool gm_core_busy(const gm_core *c);
 
 #endif

@@ -50,17 +50,34 @@ static gm_link **link_ptrs(gm_link *l, uint32_t n)
     return p;
 }
 
+static bool is_dcl1(const gm_system *s)
+{
+    return s->cfg.design.design == GM_DESIGN_DCL1;
+}
+
 static int init_clocks(gm_system *s, gm_error *err)
 {
     gm_clock *c = &s->clock;
     gm_clock_init(c);
+    s->dom_noc1 = -1;
     /* Registration order is the tie-break order of simultaneous edges. */
     if ((s->dom_core = gm_clock_add(c, "core", s->cfg.core.clock_mhz, err)) < 0 ||
         (s->dom_icnt = gm_clock_add(c, "icnt", s->cfg.noc.clock_mhz, err)) < 0 ||
         (s->dom_l2 = gm_clock_add(c, "l2", s->cfg.l2.clock_mhz, err)) < 0 ||
         (s->dom_dram = gm_clock_add(c, "dram", s->cfg.dram.clock_mhz, err)) < 0)
         return -1;
+    /* DC-L1 +Boost: NoC#1 in its own domain at twice the interconnect
+     * clock; without boost NoC#1 runs on the interconnect clock. */
+    if (is_dcl1(s) && s->cfg.design.boost &&
+        (s->dom_noc1 = gm_clock_add(c, "noc1", 2 * s->cfg.noc.clock_mhz, err)) < 0)
+        return -1;
     return gm_clock_finalize(c, err);
+}
+
+/* The clock of NoC#1 (dcl1): its own when boosted, else the interconnect's. */
+static const gm_clock_domain *noc1_domain(const gm_system *s)
+{
+    return &s->clock.d[s->dom_noc1 >= 0 ? s->dom_noc1 : s->dom_icnt];
 }
 
 static int init_links(gm_system *s, gm_error *err)
@@ -72,8 +89,10 @@ static int init_links(gm_system *s, gm_error *err)
     const gm_clock_domain *dram = &s->clock.d[s->dom_dram];
     uint32_t ns = s->nslices, nc = s->ncores;
 
-    /* The L1 keeps its own miss queue; the crossing itself needs little. */
-    if (make_links(&s->core_req, nc, 2, SYNC_EDGES, icnt, err) ||
+    /* The L1 keeps its own miss queue; the crossing itself needs little.
+     * A DC-L1 lite core feeds NoC#1, whose injection NI queues. */
+    if (make_links(&s->core_req, nc, 2, SYNC_EDGES, is_dcl1(s) ? noc1_domain(s) : icnt,
+                   err) ||
         make_links(&s->core_rep, nc, cfg->noc.eject_queue, SYNC_EDGES, core, err) ||
         make_links(&s->l2_in, ns, cfg->l2.in_queue, SYNC_EDGES, l2, err) ||
         make_links(&s->l2_out, ns, cfg->l2.out_queue, SYNC_EDGES, icnt, err) ||
@@ -103,18 +122,38 @@ static int init_blocks(gm_system *s, gm_error *err)
         return gm_fail(err, "out of memory");
 
     for (uint32_t i = 0; i < s->ncores; i++) {
-        if (gm_core_init(&s->cores[i], cfg, i, &s->amap, &s->pool, &s->res, err))
+        if (is_dcl1(s) ? gm_core_init_direct(&s->cores[i], cfg, i, &s->amap, &s->pool, err)
+                       : gm_core_init(&s->cores[i], cfg, i, &s->amap, &s->pool, &s->res, err))
             return -1;
         gm_core_connect(&s->cores[i], (gm_core_ports){.req_out = &s->core_req[i],
                                                       .rep_in = &s->core_rep[i]});
     }
-    if (gm_xbar_init(&s->req_net, "request", s->ncores, s->nslices, &cfg->noc,
-                     dest_slice, s, err) ||
-        gm_xbar_init(&s->rep_net, "reply", s->nslices, s->ncores, &cfg->noc,
-                     dest_core, s, err))
-        return -1;
-    gm_xbar_connect(&s->req_net, (gm_xbar_ports){.in = s->req_in_ptrs, .out = s->req_out_ptrs});
-    gm_xbar_connect(&s->rep_net, (gm_xbar_ports){.in = s->rep_in_ptrs, .out = s->rep_out_ptrs});
+    if (is_dcl1(s)) {
+        s->dcl1 = calloc(1, sizeof *s->dcl1);
+        if (!s->dcl1)
+            return gm_fail(err, "out of memory");
+        gm_dcl1_env env = {
+            .cfg = cfg, .res = &s->res,
+            .core = &s->clock.d[s->dom_core], .icnt = &s->clock.d[s->dom_icnt],
+            .noc1 = noc1_domain(s),
+            .core_req = s->core_req, .core_rep = s->core_rep,
+            .l2_in = s->l2_in, .l2_out = s->l2_out,
+        };
+        if (gm_dcl1_init(s->dcl1, &env, err))
+            return -1;
+        s->copies.max_allowed = s->dcl1->topo.max_copies;
+    } else {
+        if (gm_xbar_init(&s->req_net, "request", s->ncores, s->nslices, &cfg->noc,
+                         dest_slice, s, err) ||
+            gm_xbar_init(&s->rep_net, "reply", s->nslices, s->ncores, &cfg->noc,
+                         dest_core, s, err))
+            return -1;
+        gm_xbar_connect(&s->req_net,
+                        (gm_xbar_ports){.in = s->req_in_ptrs, .out = s->req_out_ptrs});
+        gm_xbar_connect(&s->rep_net,
+                        (gm_xbar_ports){.in = s->rep_in_ptrs, .out = s->rep_out_ptrs});
+        s->copies.max_allowed = s->ncores;
+    }
 
     for (uint32_t i = 0; i < s->nslices; i++) {
         if (gm_l2_slice_init(&s->slices[i], &cfg->l2, i, &s->pool, err) ||
@@ -172,6 +211,9 @@ void gm_system_free(gm_system *s)
             gm_dram_channel_free(&s->chans[i]);
     gm_xbar_free(&s->req_net);
     gm_xbar_free(&s->rep_net);
+    if (s->dcl1)
+        gm_dcl1_free(s->dcl1);
+    free(s->dcl1);
     gm_cta_sched_free(&s->cta);
     gm_residency_free(&s->res);
     free(s->cores);
@@ -239,6 +281,8 @@ static void core_edge(gm_system *s, gm_time now)
     uint32_t done = 0;
     for (uint32_t i = 0; i < s->ncores; i++)
         done += gm_core_tick(&s->cores[i], now);
+    if (s->dcl1)
+        gm_dcl1_tick_nodes(s->dcl1, now);
     if (done) {
         s->ctas_left -= done;
         if (s->ctas_left == 0 && gm_cta_sched_all_issued(&s->cta))
@@ -248,6 +292,12 @@ static void core_edge(gm_system *s, gm_time now)
 
 static void icnt_edge(gm_system *s, gm_time now)
 {
+    if (s->dcl1) {
+        gm_dcl1_tick_noc2(s->dcl1, now);
+        if (s->dom_noc1 < 0)
+            gm_dcl1_tick_noc1(s->dcl1, now);
+        return;
+    }
     gm_xbar_tick(&s->req_net, now);
     gm_xbar_tick(&s->rep_net, now);
 }
@@ -331,7 +381,8 @@ static bool watchdog_check(gm_system *s, gm_time now)
         if (r->loc == GM_LOC_NOC_REQ || r->loc == GM_LOC_NOC_REP) {
             const gm_xbar *x = r->loc == GM_LOC_NOC_REQ ? &s->req_net : &s->rep_net;
             char buf[140];
-            if (gm_xbar_find_req(x, r, buf, sizeof buf))
+            if (s->dcl1 ? gm_dcl1_find_req(s->dcl1, r, buf, sizeof buf)
+                        : gm_xbar_find_req(x, r, buf, sizeof buf))
                 snprintf(where, sizeof where, " [%s]", buf);
         }
         char places[320];
@@ -363,11 +414,37 @@ static bool watchdog_check(gm_system *s, gm_time now)
     return false;
 }
 
-static void sample_copies(gm_system *s)
+/* The most L1s (DC-L1 nodes) holding one line now, and that line. */
+static uint32_t residency_max(const gm_residency *r, uint64_t *line)
+{
+    uint32_t best = 0;
+    *line = 0;
+    for (uint32_t i = 0; i < r->cap; i++)
+        if (r->key[i] && r->count[i] > best) {
+            best = r->count[i];
+            *line = (r->key[i] - 1) * GM_LINE_BYTES;
+        }
+    return best;
+}
+
+/* Records a sample and checks the design's bound on copies (a line in at
+ * most one node under ShY, at most Z under ShY+CZ). Returns -1 with err
+ * when the bound is broken. */
+static int sample_copies(gm_system *s, gm_error *err)
 {
     s->copies.samples++;
     s->copies.resident_sum += s->res.total_resident_lines;
     s->copies.distinct_sum += s->res.distinct_lines;
+    uint64_t line;
+    uint32_t most = residency_max(&s->res, &line);
+    if (most > s->copies.max_copies)
+        s->copies.max_copies = most;
+    if (most > s->copies.max_allowed)
+        return gm_fail(err, "invariant: at core cycle %" PRIu64 " line 0x%" PRIx64
+                            " is resident in %u %s; this design allows at most %u",
+                       s->core_cycle, line, most, s->dcl1 ? "DC-L1 nodes" : "L1s",
+                       s->copies.max_allowed);
+    return 0;
 }
 
 static bool system_quiet(const gm_system *s)
@@ -383,6 +460,8 @@ static bool system_quiet(const gm_system *s)
     for (uint32_t i = 0; i < s->nchannels; i++)
         if (gm_dram_channel_busy(&s->chans[i]))
             return false;
+    if (s->dcl1)
+        return !gm_dcl1_busy(s->dcl1);
     return !gm_xbar_busy(&s->req_net) && !gm_xbar_busy(&s->rep_net);
 }
 
@@ -409,6 +488,8 @@ static int check_drained(const gm_system *s, gm_error *err)
         check_links_empty(s->l2_dram, s->nslices, "L2->DRAM", err) ||
         check_links_empty(s->dram_l2, s->nslices, "DRAM->L2", err))
         return -1;
+    if (s->dcl1)
+        return gm_dcl1_check_drained(s->dcl1, err);
     if (gm_xbar_check_drained(&s->req_net, err) || gm_xbar_check_drained(&s->rep_net, err))
         return -1;
     return 0;
@@ -439,8 +520,11 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
         if (d == s->dom_core) {
             core_edge(s, now);
             if (s->core_cycle >= s->next_sample && s->cfg.sim.sample_cycles) {
-                sample_copies(s);
                 s->next_sample += s->cfg.sim.sample_cycles;
+                if (sample_copies(s, err) != 0) {
+                    s->status = GM_RUN_ERROR;
+                    return -1;
+                }
             }
             if (s->core_cycle >= s->next_watchdog) {
                 s->next_watchdog += wd_interval;
@@ -465,12 +549,18 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
             icnt_edge(s, now);
         } else if (d == s->dom_l2) {
             l2_edge(s, now);
-        } else {
+        } else if (d == s->dom_dram) {
             dram_edge(s, now);
+        } else {
+            gm_dcl1_tick_noc1(s->dcl1, now);
         }
     }
     s->copies.final_resident = s->res.total_resident_lines;
     s->copies.final_distinct = s->res.distinct_lines;
+    uint64_t line;
+    uint32_t most = residency_max(&s->res, &line);
+    if (most > s->copies.max_copies)
+        s->copies.max_copies = most;
     if (s->status == GM_RUN_DONE && check_drained(s, err) != 0) {
         s->status = GM_RUN_ERROR;
         return -1;

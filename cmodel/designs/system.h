@@ -1,8 +1,12 @@
-/* gm_system: one whole GPU memory system (SPEC section 3 baseline): cores
- * with private L1Ds, a request and a reply crossbar, L2 slices and DRAM
- * channels, wired with gm_links and stepped by the multi-clock scheduler.
- * Everything a run needs lives here, so two systems can coexist in one
- * process. */
+/* gm_system: one whole GPU memory system, wired with gm_links and stepped
+ * by the multi-clock scheduler. [design] design selects what sits between
+ * the cores and the L2 slices:
+ *   baseline  (SPEC section 3) cores with private L1Ds, a request and a
+ *             reply crossbar;
+ *   dcl1      lite cores with direct ports, NoC#1, DC-L1 nodes, NoC#2
+ *             (designs/dcl1.h, docs/designs/dcl1.md).
+ * L2 slices and DRAM channels are the same in both. Everything a run needs
+ * lives here, so two systems can coexist in one process. */
 #ifndef GM_DESIGNS_SYSTEM_H
 #define GM_DESIGNS_SYSTEM_H
 
@@ -14,6 +18,7 @@
 #include "config/config.h"
 #include "core/core.h"
 #include "core/cta_sched.h"
+#include "designs/dcl1.h"
 #include "dram/addr_map.h"
 #include "dram/dram_channel.h"
 #include "l2/l2_slice.h"
@@ -30,13 +35,16 @@ typedef enum gm_run_status {
     GM_RUN_ERROR,         /* a conservation or drain check failed */
 } gm_run_status;
 
-/* Copies-per-line samples (SPEC section 7). */
+/* Copies-per-line samples (SPEC section 7). "L1" is an L1D in the
+ * baseline and a DC-L1 node in the dcl1 design. */
 typedef struct gm_copies_stats {
     uint64_t samples;
     uint64_t resident_sum;   /* sum over samples of resident L1 lines */
     uint64_t distinct_sum;   /* sum over samples of distinct resident lines */
     uint64_t final_resident;
     uint64_t final_distinct;
+    uint32_t max_copies;     /* most L1s holding one line, over samples and the end */
+    uint32_t max_allowed;    /* the design's bound: cores (baseline), clusters (dcl1) */
 } gm_copies_stats;
 
 typedef struct gm_kernel_record {
@@ -58,6 +66,7 @@ typedef struct gm_system {
     gm_config cfg;
     gm_clock clock;
     int dom_core, dom_icnt, dom_l2, dom_dram;
+    int dom_noc1;            /* dcl1 with boost: NoC#1's own domain; else -1 */
     gm_req_pool pool;
     gm_addr_map amap;
     gm_residency res;
@@ -65,15 +74,16 @@ typedef struct gm_system {
     uint32_t ncores, nslices, nchannels;
     gm_core *cores;
     gm_cta_sched cta;
-    gm_xbar req_net, rep_net;
+    gm_xbar req_net, rep_net;  /* baseline only (zero for dcl1) */
+    gm_dcl1 *dcl1;             /* dcl1 only (NULL for the baseline) */
     gm_l2_slice *slices;
     gm_dram_channel *chans;
 
     /* links, by producer -> consumer */
-    gm_link *core_req;   /* [ncores] core L1 -> request network */
-    gm_link *core_rep;   /* [ncores] reply network -> core */
-    gm_link *l2_in;      /* [nslices] request network -> L2 */
-    gm_link *l2_out;     /* [nslices] L2 -> reply network */
+    gm_link *core_req;   /* [ncores] core L1 -> request network (dcl1: -> NoC#1) */
+    gm_link *core_rep;   /* [ncores] reply network -> core (dcl1: NoC#1 ->) */
+    gm_link *l2_in;      /* [nslices] request network -> L2 (dcl1: NoC#2 ->) */
+    gm_link *l2_out;     /* [nslices] L2 -> reply network (dcl1: -> NoC#2) */
     gm_link *l2_dram;    /* [nslices] L2 -> DRAM channel */
     gm_link *dram_l2;    /* [nslices] DRAM channel -> L2 */
     gm_link **req_in_ptrs, **req_out_ptrs, **rep_in_ptrs, **rep_out_ptrs;

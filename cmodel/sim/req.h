@@ -65,8 +65,13 @@ typedef struct gm_req {
     gm_time t_l2;           /* arrival at the L2 slice */
     gm_time t_dram;         /* sent to DRAM (0 if it never went) */
     gm_time t_dram_done;
+    gm_time t_seg;          /* DC-L1 designs: start of the current segment of the
+                               round-trip latency split (docs/designs/dcl1.md);
+                               never read or written by the baseline */
     void *owner;            /* opaque back-pointer for the block that waits */
     struct gm_req *next;    /* intrusive list (MSHR merge lists, free list) */
+    uint32_t handle;        /* DC-L1 node: the packet handle its queue block
+                               carries for this request while it is inside */
 } gm_req;
 
 typedef struct gm_req_pool {

@@ -41,6 +41,8 @@ void gm_stats_collect(const gm_system *s, const gm_run_info *info, gm_run_result
 int gm_stats_write_json(const gm_system *s, const gm_run_info *info, FILE *f, gm_error *err);
 void gm_stats_print_summary(const gm_system *s, const gm_run_info *info, FILE *f);
 void gm_stats_print_table(const gm_run_result *r, size_t n, FILE *f);
-int gm_stats_list_workloads(FILE *f);
+/* One row per built-in workload at `size`; the counts come from walking
+ * the streams, so a standard size can take seconds per workload. */
+int gm_stats_list_workloads(FILE *f, gm_size size);
 
 #endif

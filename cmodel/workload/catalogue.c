@@ -7,6 +7,7 @@
 
 #include "workload/build.h"
 #include "workload/kernels/kernels.h"
+#include "workload/trace_read.h"
 
 /* Replication class by the DC-L1 seed's criteria (replication ratio > 25%,
  * L1 miss rate > 50%, > 5% speedup with 16x L1): P-GEMM is listed among
@@ -72,6 +73,9 @@ int gm_workload_build(gm_workload *w, const char *name, gm_size size, uint64_t s
                       gm_error *err)
 {
     memset(w, 0, sizeof *w);
+    /* "trace:PATH/kernelslist.g": an Accel-Sim trace (size and seed unused) */
+    if (name && strncmp(name, GM_TRACE_PREFIX, sizeof GM_TRACE_PREFIX - 1) == 0)
+        return gm_trace_workload_build(w, name + sizeof GM_TRACE_PREFIX - 1, err);
     const gm_workload_info *info = gm_workload_find(name);
     if (!info)
         return gm_fail(err, "unknown workload '%s'", name ? name : "(null)");

@@ -53,4 +53,6 @@ extern const gm_workload_info gm_catalogue_polybench[];
 extern const gm_workload_info gm_catalogue_rodinia[];
 extern const gm_workload_info gm_catalogue_tango[];
 
+#include "workload/kernels/kernels_rodinia.h"
+
 #endif

@@ -1,0 +1,200 @@
+/* Rodinia 3.1 kernels as address-stream emulators (gpu-app-collection
+ * src/cuda/rodinia/3.1/cuda/... and src/cuda/custom-apps/rodinia-kmn-no-tex).
+ * Each has a catalogue builder (named size) and a builder with explicit
+ * dimensions for tests. Parameter structs are public so tests can recompute
+ * every stream from the same inputs; for the data-dependent kernels (bfs,
+ * btree, streamcluster) they also expose the generated data.
+ * docs/workloads/rodinia.md describes sources, sizes and checks. */
+#ifndef GM_WORKLOAD_KERNELS_RODINIA_H
+#define GM_WORKLOAD_KERNELS_RODINIA_H
+
+#include <stdint.h>
+
+#include "workload/workload.h"
+
+/* ---------------------------------------------------------------- hotspot */
+
+/* calculate_temp, BLOCK_SIZE 16. One parameter block per launch. */
+typedef struct gm_hotspot_params {
+    uint32_t rows, cols;       /* grid_rows = grid_cols */
+    uint32_t pyramid;          /* pyramid_height: border and grid shape */
+    uint32_t iteration;        /* this launch's iteration argument */
+    uint64_t temp0, temp1, power;   /* MatrixTemp[0], [1], MatrixPower: cudaMalloc order */
+    uint64_t src, dst;         /* temp_src, temp_dst of this launch */
+} gm_hotspot_params;
+
+int gm_hotspot_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_hotspot_build_dims(gm_workload *w, uint32_t n, uint32_t pyramid,
+                          uint32_t total_iterations, gm_error *err);
+
+/* ---------------------------------------------------------------- srad_v2 */
+
+/* srad_cuda_1 / srad_cuda_2, BLOCK_SIZE 16; all launches share one block. */
+typedef struct gm_srad_params {
+    uint32_t rows, cols;       /* multiples of 16 */
+    uint32_t niter;            /* iterations: 2 launches each */
+    uint64_t j, c, e_c, w_c, s_c, n_c;   /* cudaMalloc order */
+} gm_srad_params;
+
+int gm_srad_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_srad_build_dims(gm_workload *w, uint32_t rows, uint32_t cols, uint32_t niter,
+                       gm_error *err);
+
+/* ---------------------------------------------------------------- lud */
+
+enum { GM_LUD_DIAGONAL = 0, GM_LUD_PERIMETER, GM_LUD_INTERNAL };
+
+typedef struct gm_lud_params {
+    uint32_t kind;             /* GM_LUD_* */
+    uint32_t dim;              /* matrix_dim, a multiple of 16 */
+    uint32_t offset;           /* the host loop's i */
+    uint64_t m;
+} gm_lud_params;
+
+int gm_lud_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_lud_build_dims(gm_workload *w, uint32_t dim, gm_error *err);
+
+/* ---------------------------------------------------------------- backprop */
+
+typedef struct gm_backprop_params {
+    uint32_t in, hid;          /* layer sizes; hid = 16 */
+    uint64_t input_cuda, output_hidden_cuda, input_hidden_cuda, hidden_partial_sum,
+        hidden_delta_cuda, input_prev_weights_cuda;   /* cudaMalloc order */
+} gm_backprop_params;
+
+int gm_backprop_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_backprop_build_dims(gm_workload *w, uint32_t in, gm_error *err);
+
+/* ---------------------------------------------------------------- streamcluster */
+
+#define GM_SC_THREADS 512u     /* THREADS_PER_BLOCK */
+#define GM_SC_POINT_BYTES 32u  /* sizeof(Point) on x86-64 */
+#define GM_SC_WEIGHT_OFF 0u    /* float weight */
+#define GM_SC_ASSIGN_OFF 16u   /* long assign (8 B) */
+#define GM_SC_COST_OFF 24u     /* float cost */
+
+typedef struct gm_sc_call {
+    uint32_t x;                /* candidate point (pgain's x) */
+    uint32_t k;                /* *numcenters; stride = k + 1 */
+    uint32_t centers;          /* index of this call's k centre ids in center_ids */
+} gm_sc_call;
+
+/* One block for the whole run; every launch points at it and reads its own
+ * call from calls[launch]. */
+typedef struct gm_sc_params {
+    uint32_t num, dim, ncalls;
+    uint32_t max_stride;       /* work_mem is sized for the largest stride */
+    uint64_t seed;
+    uint64_t work_mem, center_table, switch_membership, p, coord;   /* cudaMalloc order */
+    const gm_sc_call *calls;   /* [ncalls], inside the same allocation */
+    const uint32_t *center_ids;
+} gm_sc_params;
+
+/* The per-launch parameter block (gm_kernel.params of launch c). */
+typedef struct gm_sc_launch {
+    const gm_sc_params *sc;
+    uint32_t call;
+} gm_sc_launch;
+
+/* The data the kernel's branches depend on, for point tid in call c:
+ * p[tid].assign (a centre's point id) and whether x_cost < p[tid].cost. */
+uint32_t gm_sc_assign(const gm_sc_params *p, uint32_t call, uint32_t tid);
+int gm_sc_switches(const gm_sc_params *p, uint32_t call, uint32_t tid);
+
+int gm_streamcluster_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_streamcluster_build_dims(gm_workload *w, uint32_t num, uint32_t dim,
+                                uint32_t ncalls, uint64_t seed, gm_error *err);
+
+/* ---------------------------------------------------------------- kmeans */
+
+typedef struct gm_kmeans_params {
+    uint32_t npoints, nfeatures, nclusters;
+    uint32_t iterations;       /* kmeansPoint launches */
+    uint32_t blocks_perdim;    /* grid is blocks_perdim x blocks_perdim */
+    uint64_t feature_flipped, feature, membership, clusters;   /* cudaMalloc order */
+} gm_kmeans_params;
+
+int gm_kmeans_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_kmeans_build_dims(gm_workload *w, uint32_t npoints, uint32_t nfeatures,
+                         uint32_t nclusters, uint32_t iterations, gm_error *err);
+
+/* ---------------------------------------------------------------- bfs */
+
+#define GM_BFS_THREADS 512u    /* MAX_THREADS_PER_BLOCK */
+#define GM_BFS_UNREACHED 0xffffu
+
+typedef struct gm_bfs_graph {
+    uint32_t n;                /* no_of_nodes */
+    uint32_t nedges;           /* edge_list_size */
+    uint32_t levels;           /* BFS depth + 1 = host loop trips */
+    uint64_t nodes, edges, mask, updating, visited, cost, over;   /* cudaMalloc order */
+    const uint32_t *start;     /* [n + 1]: Node.starting; no_of_edges = start[i+1]-start[i] */
+    const uint32_t *adj;       /* [nedges]: the edge list (destination ids) */
+    const uint16_t *level;     /* [n]: BFS level from node 0, GM_BFS_UNREACHED if none */
+} gm_bfs_graph;
+
+typedef struct gm_bfs_launch {
+    const gm_bfs_graph *g;
+    uint32_t level;            /* the host loop trip this launch belongs to */
+} gm_bfs_launch;
+
+int gm_bfs_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_bfs_build_dims(gm_workload *w, uint32_t nodes, uint64_t seed, gm_error *err);
+
+/* ---------------------------------------------------------------- b+tree */
+
+#define GM_BTREE_ORDER 256u          /* DEFAULT_ORDER */
+#define GM_BTREE_SLOTS 257u          /* DEFAULT_ORDER + 1 */
+#define GM_BTREE_KNODE_BYTES 2068u   /* sizeof(knode) */
+#define GM_BTREE_INDICES_OFF 4u      /* knode.indices */
+#define GM_BTREE_KEYS_OFF 1032u      /* knode.keys */
+
+/* The tree after transform_to_cuda: knodes in BFS order, root first. */
+typedef struct gm_btree_tree {
+    uint32_t size;             /* records (keys 0..size-1) */
+    uint32_t nodes;            /* knodes_elem */
+    uint32_t height;           /* maxheight: edges from root to a leaf */
+    const int32_t *keys;       /* [nodes * 257] knode.keys */
+    const int32_t *indices;    /* [nodes * 257] knode.indices */
+    const uint8_t *is_leaf;    /* [nodes] */
+    const uint16_t *num_keys;  /* [nodes] knode.num_keys (node keys + 2) */
+} gm_btree_tree;
+
+/* One command of the command file. */
+typedef struct gm_btree_launch {
+    const gm_btree_tree *t;
+    uint32_t range;            /* 1: findRangeK ('j'), 0: findK ('k') */
+    uint32_t count;            /* queries = CTAs */
+    uint32_t rsize;            /* 'j' range size */
+    const int32_t *start;      /* [count] findRangeK startD / findK keysD */
+    const int32_t *end;        /* [count] findRangeK endD */
+    /* device arrays in the wrapper's cudaMalloc order; unused ones are 0 */
+    uint64_t records, knodes, curr_knode, offset, last_knode, offset_2, keys_d,
+        start_d, end_d, ans, recstart, reclen;
+} gm_btree_launch;
+
+int gm_btree_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+/* size records; 'j range_count range_size' then 'k find_count'. */
+int gm_btree_build_dims(gm_workload *w, uint32_t size, uint32_t range_count,
+                        uint32_t range_size, uint32_t find_count, uint64_t seed,
+                        gm_error *err);
+
+/* ---------------------------------------------------------------- helpers */
+
+/* Address of every active lane: base + scale * idx[lane]; 0 when inactive.
+ * idx is signed because srad_v2 reads before the start of J. */
+static inline void gm_rod_addr(gm_inst *in, uint64_t base, const int64_t *idx,
+                               int64_t scale)
+{
+    for (int l = 0; l < GM_WARP_SIZE; l++)
+        in->addr[l] = (in->mask >> l & 1) ? base + (uint64_t)(scale * idx[l]) : 0;
+}
+
+/* The same address for every active lane (a broadcast). */
+static inline void gm_rod_bcast(gm_inst *in, uint64_t addr)
+{
+    for (int l = 0; l < GM_WARP_SIZE; l++)
+        in->addr[l] = (in->mask >> l & 1) ? addr : 0;
+}
+
+#endif

@@ -1,0 +1,1240 @@
+/* PolyBench-GPU workload tests (2mm, 3mm, syrk, 2dconv, 3dconv, bicg, mvt).
+ * Every stream is checked against expectations derived from the CUDA
+ * source of its kernel (docs/workloads/polybench.md), not from the
+ * generator's output:
+ *   - per-opcode warp instruction counts from the per-trip instruction mix
+ *     times the trip counts, summed over warps (closed forms);
+ *   - per element of every array, how many lanes load and store it: a
+ *     scalar transliteration of the CUDA kernel, run over every thread of
+ *     the grid, is the reference;
+ *   - per array, warp loads and stores and distinct 128 B lines (closed
+ *     forms);
+ *   - lines and 32 B sectors per warp memory instruction (coalescing
+ *     shape), from the address runs of each warp;
+ *   - every address inside its array (arrays laid out like cudaMalloc:
+ *     0x10000000 upwards, 4 KiB aligned, in the host code's order);
+ *   - the read-only flag exactly on loads of arrays the kernel never stores;
+ *   - register def-use and the warp contract.
+ * A golden FNV-1a hash over each tiny stream then guards against any
+ * unintended change; it is pinned only because the checks above pass.
+ * Last, every workload runs at size tiny through the whole simulator. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config/config.h"
+#include "designs/system.h"
+#include "workload/build.h"
+#include "workload/kernels/kernels.h"
+#include "workload/kernels/kernels_polybench_tango.h"
+#include "workload/walk.h"
+#include "workload/workload.h"
+
+#define BASE 0x10000000ull
+#define LINE 128u
+#define SECTOR 32u
+#define DERIVE UINT64_MAX   /* expected lines: from the reference's elements */
+
+/* ---------------------------------------------------------------- arrays */
+
+typedef struct array {
+    const char *name;
+    uint64_t base, bytes;
+    uint32_t elem;               /* bytes per element */
+    int ro;                      /* expected: never stored by the kernel */
+    uint32_t *exp_ld, *exp_st;   /* reference lane accesses per element */
+    uint32_t *ld, *st;           /* observed */
+    uint8_t *line;               /* observed: line touched */
+    uint64_t ld_insts, st_insts; /* observed warp instructions */
+    uint64_t exp_ld_insts, exp_st_insts, exp_lines;
+} array;
+
+#define MAX_ARRAYS 8
+
+typedef struct check {
+    array arr[MAX_ARRAYS];
+    int narr;
+    uint64_t op[GM_OP_COUNT];
+    uint64_t ld_lines, ld_sectors, st_lines, st_sectors;
+    /* Per thread (cta * threads_per_cta + tid), a hash of its global
+     * accesses in program order: the reference's and the stream's. */
+    uint64_t *exp_th, *th;
+    uint64_t nthreads, cur;
+} check;
+
+typedef struct expect {
+    uint64_t op[GM_OP_COUNT];
+    int check_coalescing;
+    uint64_t ld_lines, ld_sectors, st_lines, st_sectors;
+} expect;
+
+/* Bases by the cudaMalloc-like rule, from the sizes alone; all arrays
+ * read-only and untouched until the kernel's test says otherwise. */
+static void layout(check *c, const char *const *names, const uint64_t *bytes, int n)
+{
+    uint64_t next = BASE;
+    memset(c, 0, sizeof *c);
+    assert_true(n <= MAX_ARRAYS);
+    c->narr = n;
+    for (int i = 0; i < n; i++) {
+        array *a = &c->arr[i];
+        a->name = names[i];
+        a->base = next;
+        a->bytes = bytes[i];
+        a->elem = 4;
+        a->ro = 1;
+        next += (bytes[i] + 4095) / 4096 * 4096;
+        uint64_t elems = bytes[i] / 4;
+        a->exp_ld = calloc(elems + 1, sizeof *a->exp_ld);
+        a->exp_st = calloc(elems + 1, sizeof *a->exp_st);
+        a->ld = calloc(elems + 1, sizeof *a->ld);
+        a->st = calloc(elems + 1, sizeof *a->st);
+        a->line = calloc(bytes[i] / LINE + 2, 1);
+        assert_true(a->exp_ld && a->exp_st && a->ld && a->st && a->line);
+    }
+}
+
+static void arrays_free(check *c)
+{
+    free(c->exp_th);
+    free(c->th);
+    for (int i = 0; i < c->narr; i++) {
+        free(c->arr[i].exp_ld);
+        free(c->arr[i].exp_st);
+        free(c->arr[i].ld);
+        free(c->arr[i].st);
+        free(c->arr[i].line);
+    }
+}
+
+/* One access in a thread's ordered hash. */
+static uint64_t access_hash(uint64_t h, int array, uint64_t idx, int store)
+{
+    uint64_t t = idx ^ (uint64_t)array << 40 ^ (uint64_t)store << 63;
+    return (h ^ t) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+}
+
+/* Sizes the per-thread hashes for a kernel of `threads` threads. */
+static void threads_reset(check *c, uint64_t threads)
+{
+    free(c->exp_th);
+    free(c->th);
+    c->nthreads = threads;
+    c->exp_th = calloc(threads, sizeof *c->exp_th);
+    c->th = calloc(threads, sizeof *c->th);
+    assert_true(c->exp_th && c->th);
+}
+
+/* The reference: the following accesses are thread tid of CTA cta. */
+static void ref_thread(check *c, const gm_kernel *k, uint64_t cta, uint64_t tid)
+{
+    c->cur = cta * gm_kernel_threads_per_cta(k) + tid;
+    assert_true(c->cur < c->nthreads);
+}
+
+/* The reference: one lane access of element idx of array a. */
+static void ref_ld(check *c, int a, uint64_t idx)
+{
+    assert_true(idx < c->arr[a].bytes / c->arr[a].elem);
+    c->arr[a].exp_ld[idx]++;
+    c->exp_th[c->cur] = access_hash(c->exp_th[c->cur], a, idx, 0);
+}
+
+static void ref_st(check *c, int a, uint64_t idx)
+{
+    assert_true(idx < c->arr[a].bytes / c->arr[a].elem);
+    c->arr[a].exp_st[idx]++;
+    c->arr[a].ro = 0;
+    c->exp_th[c->cur] = access_hash(c->exp_th[c->cur], a, idx, 1);
+}
+
+static uint64_t all_lines(const array *a)
+{
+    return (a->bytes + LINE - 1) / LINE;
+}
+
+/* 128 B lines and 32 B sectors covered by n consecutive 4 B elements
+ * starting at element `first` of a line-aligned array. */
+static uint64_t run_lines(uint64_t first, uint64_t n)
+{
+    return n ? (4 * (first + n) - 1) / LINE - 4 * first / LINE + 1 : 0;
+}
+
+static uint64_t run_sectors(uint64_t first, uint64_t n)
+{
+    return n ? (4 * (first + n) - 1) / SECTOR - 4 * first / SECTOR + 1 : 0;
+}
+
+static array *find_array(check *c, uint64_t addr)
+{
+    for (int i = 0; i < c->narr; i++)
+        if (addr >= c->arr[i].base && addr < c->arr[i].base + c->arr[i].bytes)
+            return &c->arr[i];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- hashing */
+
+static uint64_t fnv_byte(uint64_t h, uint8_t b)
+{
+    return (h ^ b) * 0x100000001b3ull;
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        h = fnv_byte(h, (uint8_t)(v >> (8 * i)));
+    return h;
+}
+
+#define FNV_INIT 0xcbf29ce484222325ull
+
+static uint64_t hash_inst(uint64_t h, const gm_inst *in)
+{
+    h = fnv_byte(h, in->op);
+    h = fnv_byte(h, in->dst);
+    for (int s = 0; s < GM_MAX_SRC; s++)
+        h = fnv_byte(h, in->src[s]);
+    h = fnv_byte(h, in->width);
+    h = fnv_byte(h, in->flags);
+    h = fnv_u64(h, in->mask, 4);
+    if (gm_op_is_mem(in->op))
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            if (in->mask >> l & 1)
+                h = fnv_u64(h, in->addr[l], 8);
+    return h;
+}
+
+/* ---------------------------------------------------------------- walking */
+
+typedef void (*inst_fn)(const gm_inst *in, uint32_t exist, void *arg);
+
+/* Generates one warp to its end in chunks of `chunk`, checking the
+ * generator contract, and calls fn on each instruction. */
+static uint64_t run_warp(const gm_kernel *k, uint32_t cta, uint32_t warp, int chunk,
+                         inst_fn fn, void *arg)
+{
+    gm_inst *buf = malloc((size_t)chunk * sizeof *buf);
+    gm_warp_gen g;
+    uint64_t h = FNV_INIT;
+    uint32_t exist = gm_warp_exist_mask(gm_kernel_threads_per_cta(k), warp);
+    int exits = 0;
+
+    assert_non_null(buf);
+    gm_warp_gen_start(&g, cta, warp);
+    for (;;) {
+        int n = k->gen(k, &g, buf, chunk);
+        assert_true(n >= 0 && n <= chunk);
+        if (n == 0)
+            break;
+        for (int i = 0; i < n; i++) {
+            assert_int_equal(exits, 0);   /* nothing after EXIT */
+            exits += buf[i].op == GM_OP_EXIT;
+            h = hash_inst(h, &buf[i]);
+            if (fn)
+                fn(&buf[i], exist, arg);
+        }
+    }
+    assert_int_equal(exits, 1);
+    assert_int_equal(k->gen(k, &g, buf, chunk), 0);   /* stays finished */
+    free(buf);
+    return h;
+}
+
+static uint64_t hash_workload(const gm_workload *w, int chunk)
+{
+    uint64_t h = FNV_INIT;
+    for (uint32_t ki = 0; ki < w->nkernels; ki++) {
+        const gm_kernel *k = &w->kernels[ki];
+        for (uint32_t c = 0; c < gm_kernel_ctas(k); c++)
+            for (uint32_t wi = 0; wi < gm_kernel_warps_per_cta(k); wi++)
+                h = fnv_u64(h, run_warp(k, c, wi, chunk, NULL, NULL), 8);
+    }
+    return h;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+typedef struct inst_ctx {
+    check *c;
+    uint64_t thread0;   /* thread index of lane 0 */
+    uint8_t defined[256];
+    uint8_t pending_load[256];   /* written by a load, not yet read */
+} inst_ctx;
+
+static int distinct(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
+    int d = 0;
+    for (int i = 0; i < n; i++)
+        d += i == 0 || v[i] != v[i - 1];
+    return d;
+}
+
+static void check_inst(const gm_inst *in, uint32_t exist, void *arg)
+{
+    inst_ctx *x = arg;
+    check *c = x->c;
+
+    assert_true(in->op < GM_OP_COUNT);
+    c->op[in->op]++;
+    assert_int_equal(in->mask & ~exist, 0);   /* only lanes that exist */
+    assert_int_not_equal(in->mask, 0);        /* idle paths are branched over */
+    if (in->op == GM_OP_EXIT || in->op == GM_OP_BARRIER)
+        assert_int_equal(in->mask, exist);
+
+    for (int s = 0; s < GM_MAX_SRC; s++) {
+        uint8_t r = in->src[s];
+        if (r == GM_REG_NONE)
+            continue;
+        assert_true(r < GM_NUM_REGS);
+        assert_true(x->defined[r]);
+        x->pending_load[r] = 0;
+    }
+    if (in->dst != GM_REG_NONE) {
+        assert_true(in->dst < GM_NUM_REGS);
+        assert_false(x->pending_load[in->dst]);
+        x->defined[in->dst] = 1;
+        x->pending_load[in->dst] = in->op == GM_OP_GLOBAL_LD;
+    }
+
+    if (!gm_op_is_mem(in->op)) {
+        assert_int_equal(in->flags, 0);
+        return;
+    }
+    assert_true(in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_GLOBAL_ST);
+    int ld = in->op == GM_OP_GLOBAL_LD;
+
+    array *a = NULL;
+    uint64_t lines[GM_WARP_SIZE], sectors[GM_WARP_SIZE];
+    int n = 0;
+    for (int l = 0; l < GM_WARP_SIZE; l++) {
+        if (!(in->mask >> l & 1))
+            continue;
+        uint64_t addr = in->addr[l];
+        array *la = find_array(c, addr);
+        if (!la)
+            fail_msg("address 0x%llx outside every array", (unsigned long long)addr);
+        if (!a)
+            a = la;
+        assert_ptr_equal(la, a);                 /* one array per instruction */
+        assert_int_equal(in->width, a->elem);
+        assert_int_equal((addr - a->base) % a->elem, 0);
+        uint64_t e = (addr - a->base) / a->elem;
+        uint64_t th = x->thread0 + (uint64_t)l;
+        assert_true(th < c->nthreads);
+        c->th[th] = access_hash(c->th[th], (int)(a - c->arr), e, !ld);
+        if (ld)
+            a->ld[e]++;
+        else
+            a->st[e]++;
+        a->line[(addr - a->base) / LINE] = 1;
+        lines[n] = addr / LINE;
+        sectors[n] = addr / SECTOR;
+        n++;
+    }
+    if (ld) {
+        assert_int_equal(in->flags, a->ro ? GM_INST_READ_ONLY : 0);
+        a->ld_insts++;
+    } else {
+        assert_int_equal(in->flags, 0);
+        assert_false(a->ro);
+        a->st_insts++;
+    }
+    int dl = distinct(lines, n), ds = distinct(sectors, n);
+    if (ld) {
+        c->ld_lines += (uint64_t)dl;
+        c->ld_sectors += (uint64_t)ds;
+    } else {
+        c->st_lines += (uint64_t)dl;
+        c->st_sectors += (uint64_t)ds;
+    }
+}
+
+/* Walks kernel k warp by warp and compares everything with e, with the
+ * per-array closed forms and with the reference's per-element counts and
+ * per-thread access sequences. */
+static void check_kernel(const gm_kernel *k, check *c, const expect *e)
+{
+    assert_int_equal(c->nthreads, (uint64_t)gm_kernel_ctas(k) * gm_kernel_threads_per_cta(k));
+    for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++) {
+        for (uint32_t w = 0; w < gm_kernel_warps_per_cta(k); w++) {
+            inst_ctx *x = calloc(1, sizeof *x);
+            assert_non_null(x);
+            x->c = c;
+            x->thread0 = (uint64_t)cta * gm_kernel_threads_per_cta(k) + w * GM_WARP_SIZE;
+            run_warp(k, cta, w, 16, check_inst, x);
+            for (int r = 0; r < 256; r++)
+                assert_false(x->pending_load[r]);   /* every load used */
+            free(x);
+        }
+    }
+    /* every thread made the reference's accesses in the reference's order */
+    for (uint64_t t = 0; t < c->nthreads; t++)
+        if (c->th[t] != c->exp_th[t])
+            fail_msg("%s: thread %llu (CTA %llu, tid %llu): accesses differ from the source",
+                     k->name, (unsigned long long)t,
+                     (unsigned long long)(t / gm_kernel_threads_per_cta(k)),
+                     (unsigned long long)(t % gm_kernel_threads_per_cta(k)));
+    for (int op = 0; op < GM_OP_COUNT; op++)
+        if (c->op[op] != e->op[op])
+            fail_msg("%s: op %d: %llu warp instructions, expected %llu", k->name, op,
+                     (unsigned long long)c->op[op], (unsigned long long)e->op[op]);
+    if (e->check_coalescing) {
+        assert_int_equal(c->ld_lines, e->ld_lines);
+        assert_int_equal(c->ld_sectors, e->ld_sectors);
+        assert_int_equal(c->st_lines, e->st_lines);
+        assert_int_equal(c->st_sectors, e->st_sectors);
+    }
+    for (int i = 0; i < c->narr; i++) {
+        array *a = &c->arr[i];
+        uint64_t elems = a->bytes / a->elem, touched = 0, want_lines = 0;
+        for (uint64_t j = 0; j < elems; j++)
+            if (a->ld[j] != a->exp_ld[j] || a->st[j] != a->exp_st[j])
+                fail_msg("%s: %s[%llu]: %u loads %u stores, expected %u and %u", k->name,
+                         a->name, (unsigned long long)j, a->ld[j], a->st[j], a->exp_ld[j],
+                         a->exp_st[j]);
+        for (uint64_t j = 0; j < all_lines(a); j++)
+            touched += a->line[j];
+        if (a->exp_lines == DERIVE) {
+            uint64_t per = LINE / a->elem;
+            for (uint64_t l = 0; l < all_lines(a); l++) {
+                int any = 0;
+                for (uint64_t j = l * per; j < (l + 1) * per && j < elems; j++)
+                    any |= a->exp_ld[j] || a->exp_st[j];
+                want_lines += (uint64_t)any;
+            }
+        } else {
+            want_lines = a->exp_lines;
+        }
+        if (a->ld_insts != a->exp_ld_insts || a->st_insts != a->exp_st_insts ||
+            touched != want_lines)
+            fail_msg("%s: %s: %llu loads %llu stores %llu lines, expected %llu %llu %llu",
+                     k->name, a->name, (unsigned long long)a->ld_insts,
+                     (unsigned long long)a->st_insts, (unsigned long long)touched,
+                     (unsigned long long)a->exp_ld_insts, (unsigned long long)a->exp_st_insts,
+                     (unsigned long long)want_lines);
+        /* reset the observations for the next kernel on the same layout */
+        memset(a->ld, 0, (elems + 1) * sizeof *a->ld);
+        memset(a->st, 0, (elems + 1) * sizeof *a->st);
+        memset(a->exp_ld, 0, (elems + 1) * sizeof *a->exp_ld);
+        memset(a->exp_st, 0, (elems + 1) * sizeof *a->exp_st);
+        memset(a->line, 0, all_lines(a) + 1);
+        a->ld_insts = a->st_insts = 0;
+        a->exp_ld_insts = a->exp_st_insts = a->exp_lines = 0;
+        a->ro = 1;
+    }
+    memset(c->op, 0, sizeof c->op);
+    memset(c->exp_th, 0, c->nthreads * sizeof *c->exp_th);
+    memset(c->th, 0, c->nthreads * sizeof *c->th);
+    c->ld_lines = c->ld_sectors = c->st_lines = c->st_sectors = 0;
+}
+
+static gm_workload build(const char *name, gm_size size)
+{
+    gm_workload w;
+    gm_error err = {{0}};
+    if (gm_workload_build(&w, name, size, 1, &err) != 0)
+        fail_msg("%s", err.msg);
+    return w;
+}
+
+/* ---------------------------------------------------------------- 2MM / 3MM */
+
+/* One acc[i*cols+j] += x[i*trip+k] * y[k*cols+j] launch on arrays ax, ay,
+ * aacc of c. */
+static void mm_check(const gm_kernel *k, check *c, int ax, int ay, int aacc, uint32_t rows,
+                     uint32_t cols, uint32_t trip)
+{
+    const gm_pb_mm_params *p = k->params;
+    expect e;
+
+    assert_int_equal(p->x, c->arr[ax].base);
+    assert_int_equal(p->y, c->arr[ay].base);
+    assert_int_equal(p->acc, c->arr[aacc].base);
+    assert_int_equal(k->grid.x, (cols + 31) / 32);
+    assert_int_equal(k->grid.y, (rows + 7) / 8);
+    assert_int_equal(k->block.x, 32);
+    assert_int_equal(k->block.y, 8);
+
+    /* reference: every thread (i, j) of the grid inside the guard */
+    threads_reset(c, (uint64_t)gm_kernel_ctas(k) * 256);
+    for (uint64_t i = 0; i < k->grid.y * 8ull; i++)
+        for (uint64_t j = 0; j < k->grid.x * 32ull; j++)
+            if (i < rows && j < cols) {
+                ref_thread(c, k, i / 8 * k->grid.x + j / 32, i % 8 * 32 + j % 32);
+                for (uint64_t kk = 0; kk < trip; kk++) {
+                    ref_ld(c, ax, i * trip + kk);
+                    ref_ld(c, ay, kk * cols + j);
+                    ref_ld(c, aacc, i * cols + j);
+                    ref_st(c, aacc, i * cols + j);
+                }
+            }
+
+    /* warps: one per (CTA, ty); active: row i < rows (column 0 of every
+     * CTA is < cols because grid.x = ceil(cols/32)) */
+    uint64_t warps = (uint64_t)gm_kernel_ctas(k) * 8, active = (uint64_t)k->grid.x * rows;
+    memset(&e, 0, sizeof e);
+    /* prologue 7 ALU + BRA; set-up 4 ALU; per k: LD x, LD y, LD acc, FFMA,
+     * ST acc, IADD, IADD, ISETP, BRA; EXIT */
+    e.op[GM_OP_ALU] = 7 * warps + active * (4 + 4ull * trip);
+    e.op[GM_OP_BRANCH] = warps + active * trip;
+    e.op[GM_OP_GLOBAL_LD] = 3 * active * trip;
+    e.op[GM_OP_GLOBAL_ST] = active * trip;
+    e.op[GM_OP_EXIT] = warps;
+    if (cols % 32 == 0) {
+        /* x broadcast (1 line, 1 sector); y and acc 32 aligned floats */
+        e.check_coalescing = 1;
+        e.ld_lines = 3 * active * trip;
+        e.ld_sectors = 9 * active * trip;
+        e.st_lines = active * trip;
+        e.st_sectors = 4 * active * trip;
+    }
+    c->arr[ax].exp_ld_insts = active * trip;
+    c->arr[ay].exp_ld_insts = active * trip;
+    c->arr[aacc].exp_ld_insts = active * trip;
+    c->arr[aacc].exp_st_insts = active * trip;
+    c->arr[ax].exp_lines = all_lines(&c->arr[ax]);
+    c->arr[ay].exp_lines = all_lines(&c->arr[ay]);
+    c->arr[aacc].exp_lines = all_lines(&c->arr[aacc]);
+    check_kernel(k, c, &e);
+}
+
+static void mm2_check(const gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
+                      uint32_t nl)
+{
+    static const char *const names[] = {"A", "B", "C", "D", "E"};
+    uint64_t bytes[] = {4ull * ni * nk, 4ull * nk * nj, 4ull * ni * nj, 4ull * nj * nl,
+                        4ull * ni * nl};
+    const gm_2mm_params *p = w->priv;
+    check c;
+
+    assert_int_equal(w->nkernels, 2);
+    layout(&c, names, bytes, 5);
+    assert_int_equal(p->a, c.arr[0].base);
+    assert_int_equal(p->e, c.arr[4].base);
+    mm_check(&w->kernels[0], &c, 0, 1, 2, ni, nj, nk);   /* C += A*B */
+    mm_check(&w->kernels[1], &c, 2, 3, 4, ni, nl, nj);   /* E += C*D */
+    arrays_free(&c);
+}
+
+static void test_2mm_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("2mm", GM_SIZE_TINY);
+    const gm_2mm_params *p = w.priv;
+    assert_int_equal(p->ni, 64);
+    mm2_check(&w, 64, 64, 64, 64);
+    gm_workload_free(&w);
+}
+
+/* NJ = 40: the second CTA column has 8 live lanes per warp; NI = 36 leaves
+ * warps 4..7 of the last CTA row with no thread inside; NL = 20 < 32. */
+static void test_2mm_ragged(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_2mm_build_dims(&w, 36, 40, 8, 20, &err), 0);
+    mm2_check(&w, 36, 40, 8, 20);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_2mm_build_dims(&w, 0, 4, 4, 4, &err), 0);
+    assert_int_not_equal(gm_2mm_build_dims(&w, 65536, 65536, 4, 4, &err), 0);
+}
+
+static void mm3_check(const gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
+                      uint32_t nl, uint32_t nm)
+{
+    static const char *const names[] = {"A", "B", "C", "D", "E", "F", "G"};
+    uint64_t bytes[] = {4ull * ni * nk, 4ull * nk * nj, 4ull * nj * nm, 4ull * nm * nl,
+                        4ull * ni * nj, 4ull * nj * nl, 4ull * ni * nl};
+    const gm_3mm_params *p = w->priv;
+    check c;
+
+    assert_int_equal(w->nkernels, 3);
+    layout(&c, names, bytes, 7);
+    assert_int_equal(p->a, c.arr[0].base);
+    assert_int_equal(p->g, c.arr[6].base);
+    mm_check(&w->kernels[0], &c, 0, 1, 4, ni, nj, nk);   /* E += A*B */
+    mm_check(&w->kernels[1], &c, 2, 3, 5, nj, nl, nm);   /* F += C*D */
+    mm_check(&w->kernels[2], &c, 4, 5, 6, ni, nl, nj);   /* G += E*F */
+    arrays_free(&c);
+}
+
+static void test_3mm_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("3mm", GM_SIZE_TINY);
+    mm3_check(&w, 64, 64, 64, 64, 64);
+    gm_workload_free(&w);
+}
+
+static void test_3mm_ragged(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_3mm_build_dims(&w, 20, 44, 12, 36, 9, &err), 0);
+    mm3_check(&w, 20, 44, 12, 36, 9);
+    gm_workload_free(&w);
+}
+
+/* ---------------------------------------------------------------- SYRK */
+
+static void syrk_check(const gm_workload *w, uint32_t n, uint32_t m)
+{
+    static const char *const names[] = {"A", "C"};
+    uint64_t bytes[] = {4ull * n * m, 4ull * n * n};
+    const gm_kernel *k = &w->kernels[0];
+    const gm_syrk_params *p = k->params;
+    check c;
+    expect e;
+
+    assert_int_equal(w->nkernels, 1);
+    layout(&c, names, bytes, 2);
+    assert_int_equal(p->a, c.arr[0].base);
+    assert_int_equal(p->c, c.arr[1].base);
+    assert_int_equal(k->grid.x, (n + 31) / 32);
+    assert_int_equal(k->grid.y, (n + 7) / 8);
+
+    threads_reset(&c, (uint64_t)gm_kernel_ctas(k) * 256);
+    for (uint64_t i = 0; i < k->grid.y * 8ull; i++)
+        for (uint64_t j = 0; j < k->grid.x * 32ull; j++) {
+            if (!(i < n && j < n))
+                continue;
+            ref_thread(&c, k, i / 8 * k->grid.x + j / 32, i % 8 * 32 + j % 32);
+            ref_ld(&c, 1, i * n + j);   /* c *= beta */
+            ref_st(&c, 1, i * n + j);
+            for (uint64_t kk = 0; kk < m; kk++) {
+                ref_ld(&c, 0, i * m + kk);
+                ref_ld(&c, 0, j * m + kk);
+                ref_ld(&c, 1, i * n + j);
+                ref_st(&c, 1, i * n + j);
+            }
+        }
+
+    uint64_t warps = (uint64_t)gm_kernel_ctas(k) * 8, active = (uint64_t)k->grid.x * n;
+    memset(&e, 0, sizeof e);
+    /* prologue 7 ALU + BRA; set-up 4 ALU, LD c, FMUL, ST c; per k: LD a_i,
+     * LD a_j, LD c, FMUL, FFMA, ST c, IADD, IADD, ISETP, BRA; EXIT */
+    e.op[GM_OP_ALU] = 7 * warps + active * (5 + 5ull * m);
+    e.op[GM_OP_BRANCH] = warps + active * m;
+    e.op[GM_OP_GLOBAL_LD] = active * (1 + 3ull * m);
+    e.op[GM_OP_GLOBAL_ST] = active * (1 + (uint64_t)m);
+    e.op[GM_OP_EXIT] = warps;
+    if (n % 32 == 0 && m * 4 >= LINE) {
+        /* a_i broadcast; a_j one line and one sector per lane; c 32 floats */
+        e.check_coalescing = 1;
+        e.ld_lines = active * (1 + m * (1 + 32 + 1ull));
+        e.ld_sectors = active * (4 + m * (1 + 32 + 4ull));
+        e.st_lines = active * (1 + (uint64_t)m);
+        e.st_sectors = 4 * active * (1 + (uint64_t)m);
+    }
+    c.arr[0].exp_ld_insts = 2 * active * m;
+    c.arr[1].exp_ld_insts = active * (1 + (uint64_t)m);
+    c.arr[1].exp_st_insts = active * (1 + (uint64_t)m);
+    c.arr[0].exp_lines = all_lines(&c.arr[0]);
+    c.arr[1].exp_lines = all_lines(&c.arr[1]);
+    check_kernel(k, &c, &e);
+    arrays_free(&c);
+}
+
+static void test_syrk_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("syrk", GM_SIZE_TINY);
+    syrk_check(&w, 64, 64);
+    gm_workload_free(&w);
+}
+
+static void test_syrk_ragged(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_syrk_build_dims(&w, 40, 12, &err), 0);
+    syrk_check(&w, 40, 12);
+    gm_workload_free(&w);
+}
+
+/* ---------------------------------------------------------------- 2DCONV */
+
+static void conv2d_check(const gm_workload *w, uint32_t ni, uint32_t nj)
+{
+    static const char *const names[] = {"A", "B"};
+    uint64_t bytes[] = {4ull * ni * nj, 4ull * ni * nj};
+    const gm_kernel *k = &w->kernels[0];
+    const gm_2dconv_params *p = k->params;
+    check c;
+    expect e;
+
+    assert_int_equal(w->nkernels, 1);
+    layout(&c, names, bytes, 2);
+    assert_int_equal(p->a, c.arr[0].base);
+    assert_int_equal(p->b, c.arr[1].base);
+    /* as the host writes it: x from NI, y from NJ */
+    assert_int_equal(k->grid.x, (ni + 31) / 32);
+    assert_int_equal(k->grid.y, (nj + 7) / 8);
+
+    threads_reset(&c, (uint64_t)gm_kernel_ctas(k) * 256);
+    for (int64_t i = 0; i < (int64_t)k->grid.y * 8; i++)
+        for (int64_t j = 0; j < (int64_t)k->grid.x * 32; j++) {
+            if (!(i < (int64_t)ni - 1 && j < (int64_t)nj - 1 && i > 0 && j > 0))
+                continue;
+            ref_thread(&c, k, (uint64_t)(i / 8 * k->grid.x + j / 32),
+                       (uint64_t)(i % 8 * 32 + j % 32));
+            for (int di = -1; di <= 1; di++)
+                for (int dj = -1; dj <= 1; dj++)
+                    ref_ld(&c, 0, (uint64_t)((i + di) * nj + (j + dj)));
+            ref_st(&c, 1, (uint64_t)(i * nj + j));
+        }
+
+    /* per warp (row i, columns j0..j0+31): live lanes j in (0, NJ-1) */
+    uint64_t warps = (uint64_t)gm_kernel_ctas(k) * 8, active = 0;
+    memset(&e, 0, sizeof e);
+    e.check_coalescing = 1;
+    for (uint64_t i = 0; i < k->grid.y * 8ull; i++)
+        for (uint64_t j0 = 0; j0 < k->grid.x * 32ull; j0 += 32) {
+            uint64_t lo = j0 > 1 ? j0 : 1, hi = j0 + 31 < nj - 2 ? j0 + 31 : nj - 2;
+            if (!(i > 0 && i + 1 < ni) || lo > hi)
+                continue;
+            active++;
+            for (int di = -1; di <= 1; di++)
+                for (int dj = -1; dj <= 1; dj++) {
+                    uint64_t first = (i + (uint64_t)di) * nj + lo + (uint64_t)dj;
+                    e.ld_lines += run_lines(first, hi - lo + 1);
+                    e.ld_sectors += run_sectors(first, hi - lo + 1);
+                }
+            e.st_lines += run_lines(i * nj + lo, hi - lo + 1);
+            e.st_sectors += run_sectors(i * nj + lo, hi - lo + 1);
+        }
+    /* prologue 8 ALU + BRA; IMAD, 9 LD, FMUL + 8 FFMA, IMAD, ST; EXIT */
+    e.op[GM_OP_ALU] = 8 * warps + 11 * active;
+    e.op[GM_OP_BRANCH] = warps;
+    e.op[GM_OP_GLOBAL_LD] = 9 * active;
+    e.op[GM_OP_GLOBAL_ST] = active;
+    e.op[GM_OP_EXIT] = warps;
+    c.arr[0].exp_ld_insts = 9 * active;
+    c.arr[1].exp_st_insts = active;
+    if (ni == nj && nj % 32 == 0) {
+        /* every line of A; every line of rows 1..NI-2 of B */
+        c.arr[0].exp_lines = all_lines(&c.arr[0]);
+        c.arr[1].exp_lines = (ni - 2ull) * nj * 4 / LINE;
+    } else {
+        c.arr[0].exp_lines = c.arr[1].exp_lines = DERIVE;
+    }
+    check_kernel(k, &c, &e);
+    arrays_free(&c);
+}
+
+static void test_2dconv_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("2dconv", GM_SIZE_TINY);
+    conv2d_check(&w, 256, 256);
+    gm_workload_free(&w);
+}
+
+/* Non-square: the grid's x extent comes from NI, so with NI = 40 < NJ = 70
+ * the columns j >= 64 are never computed, and with NI = 70 > NJ = 40 the
+ * last CTA column has no live lane. */
+static void test_2dconv_ragged(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_2dconv_build_dims(&w, 40, 70, &err), 0);
+    conv2d_check(&w, 40, 70);
+    gm_workload_free(&w);
+    assert_int_equal(gm_2dconv_build_dims(&w, 70, 40, &err), 0);
+    conv2d_check(&w, 70, 40);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_2dconv_build_dims(&w, 2, 40, &err), 0);
+}
+
+/* ---------------------------------------------------------------- 3DCONV */
+
+static void conv3d_check(const gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk)
+{
+    static const char *const names[] = {"A", "B"};
+    /* the distinct (a, b, c) of the 15 terms, in order of first use */
+    static const int off[11][3] = {{-1, -1, -1}, {1, -1, -1}, {0, -1, 0}, {0, 0, 0},
+                                   {0, 1, 0},    {-1, -1, 1}, {1, -1, 1}, {-1, 0, 1},
+                                   {1, 0, 1},    {-1, 1, 1},  {1, 1, 1}};
+    uint64_t vol = (uint64_t)ni * nj * nk, plane = (uint64_t)nj * nk;
+    uint64_t bytes[] = {4 * vol, 4 * vol};
+    const gm_3dconv_params *p = w->priv;
+    check c;
+
+    assert_int_equal(w->nkernels, ni - 2);
+    layout(&c, names, bytes, 2);
+    assert_int_equal(p->a, c.arr[0].base);
+    assert_int_equal(p->b, c.arr[1].base);
+    for (uint32_t kk = 0; kk < w->nkernels; kk++) {
+        const gm_kernel *k = &w->kernels[kk];
+        const gm_3dconv_launch *L = k->params;
+        int64_t i = kk + 1;   /* the host loop: i = 1 .. NI-2 */
+        expect e;
+
+        assert_int_equal(L->i, i);
+        assert_int_equal(k->grid.x, (nk + 31) / 32);
+        assert_int_equal(k->grid.y, (nj + 7) / 8);
+        threads_reset(&c, (uint64_t)gm_kernel_ctas(k) * 256);
+        for (int64_t j = 0; j < (int64_t)k->grid.y * 8; j++)
+            for (int64_t kx = 0; kx < (int64_t)k->grid.x * 32; kx++) {
+                if (!(i < (int64_t)ni - 1 && j < (int64_t)nj - 1 && kx < (int64_t)nk - 1 &&
+                      i > 0 && j > 0 && kx > 0))
+                    continue;
+                ref_thread(&c, k, (uint64_t)(j / 8 * k->grid.x + kx / 32),
+                           (uint64_t)(j % 8 * 32 + kx % 32));
+                for (int t = 0; t < 11; t++)
+                    ref_ld(&c, 0, (uint64_t)((i + off[t][0]) * (int64_t)plane +
+                                             (j + off[t][1]) * (int64_t)nk + kx + off[t][2]));
+                ref_st(&c, 1, (uint64_t)(i * (int64_t)plane + j * (int64_t)nk + kx));
+            }
+
+        uint64_t warps = (uint64_t)gm_kernel_ctas(k) * 8, active = 0;
+        memset(&e, 0, sizeof e);
+        e.check_coalescing = 1;
+        for (uint64_t j = 0; j < k->grid.y * 8ull; j++)
+            for (uint64_t k0 = 0; k0 < k->grid.x * 32ull; k0 += 32) {
+                uint64_t lo = k0 > 1 ? k0 : 1, hi = k0 + 31 < nk - 2 ? k0 + 31 : nk - 2;
+                if (!(j > 0 && j + 1 < nj) || lo > hi)
+                    continue;
+                active++;
+                for (int t = 0; t < 11; t++) {
+                    uint64_t first = (uint64_t)(i + off[t][0]) * plane +
+                                     (j + (uint64_t)(int64_t)off[t][1]) * nk + lo +
+                                     (uint64_t)(int64_t)off[t][2];
+                    e.ld_lines += run_lines(first, hi - lo + 1);
+                    e.ld_sectors += run_sectors(first, hi - lo + 1);
+                }
+                e.st_lines += run_lines((uint64_t)i * plane + j * nk + lo, hi - lo + 1);
+                e.st_sectors += run_sectors((uint64_t)i * plane + j * nk + lo, hi - lo + 1);
+            }
+        /* prologue 8 ALU + BRA; IMAD, 11 LD, FMUL + 14 FFMA, IMAD, ST; EXIT */
+        e.op[GM_OP_ALU] = 8 * warps + 17 * active;
+        e.op[GM_OP_BRANCH] = warps;
+        e.op[GM_OP_GLOBAL_LD] = 11 * active;
+        e.op[GM_OP_GLOBAL_ST] = active;
+        e.op[GM_OP_EXIT] = warps;
+        c.arr[0].exp_ld_insts = 11 * active;
+        c.arr[1].exp_st_insts = active;
+        c.arr[0].exp_lines = DERIVE;
+        c.arr[1].exp_lines = DERIVE;
+        check_kernel(k, &c, &e);
+    }
+    arrays_free(&c);
+}
+
+static void test_3dconv_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("3dconv", GM_SIZE_TINY);
+    conv3d_check(&w, 48, 48, 48);
+    gm_workload_free(&w);
+}
+
+static void test_3dconv_ragged(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_3dconv_build_dims(&w, 5, 11, 70, &err), 0);
+    conv3d_check(&w, 5, 11, 70);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_3dconv_build_dims(&w, 2, 8, 8, &err), 0);
+}
+
+/* ---------------------------------------------------------------- BICG / MVT */
+
+/* One matrix-vector launch: t < bound, it < trip, A[row*lda + col] with
+ * (row, col) = (t, it) or (it, t), acc[t] (+)= A * vec[it]. */
+static void mv_check(const gm_kernel *k, check *c, int aa, int avec, int aacc,
+                     uint32_t bound, uint32_t trip, uint32_t lda, int row_is_t, int zero)
+{
+    const gm_pb_mv_params *p = k->params;
+    expect e;
+
+    assert_int_equal(p->a, c->arr[aa].base);
+    assert_int_equal(p->vec, c->arr[avec].base);
+    assert_int_equal(p->acc, c->arr[aacc].base);
+    assert_int_equal(k->grid.x, (bound + 255) / 256);
+    assert_int_equal(k->block.x, 256);
+    assert_int_equal(k->block.y, 1);
+
+    threads_reset(c, k->grid.x * 256ull);
+    for (uint64_t t = 0; t < k->grid.x * 256ull; t++) {
+        if (t >= bound)
+            continue;
+        ref_thread(c, k, t / 256, t % 256);
+        if (zero)
+            ref_st(c, aacc, t);
+        for (uint64_t it = 0; it < trip; it++) {
+            ref_ld(c, aa, row_is_t ? t * lda + it : it * lda + t);
+            ref_ld(c, avec, it);
+            ref_ld(c, aacc, t);
+            ref_st(c, aacc, t);
+        }
+    }
+
+    uint64_t warps = k->grid.x * 8ull, active = (bound + 31) / 32;
+    memset(&e, 0, sizeof e);
+    /* prologue 4 ALU + BRA; set-up 4 ALU (+ ST acc = 0); per trip LD A,
+     * LD vec, LD acc, FFMA, ST acc, IADD, IADD, ISETP, BRA; EXIT */
+    e.op[GM_OP_ALU] = 4 * warps + active * (4 + 4ull * trip);
+    e.op[GM_OP_BRANCH] = warps + active * trip;
+    e.op[GM_OP_GLOBAL_LD] = 3 * active * trip;
+    e.op[GM_OP_GLOBAL_ST] = active * (trip + (uint64_t)(zero != 0));
+    e.op[GM_OP_EXIT] = warps;
+    if (bound % 32 == 0 && lda * 4 >= LINE) {
+        e.check_coalescing = 1;
+        /* A: 32 lines of 1 sector (row walk) or 1 line of 4; vec broadcast;
+         * acc 32 floats */
+        e.ld_lines = active * trip * ((row_is_t ? 32 : 1) + 1 + 1ull);
+        e.ld_sectors = active * trip * ((row_is_t ? 32 : 4) + 1 + 4ull);
+        e.st_lines = active * (trip + (uint64_t)(zero != 0));
+        e.st_sectors = 4 * e.st_lines;
+    }
+    c->arr[aa].exp_ld_insts = active * trip;
+    c->arr[avec].exp_ld_insts = active * trip;
+    c->arr[aacc].exp_ld_insts = active * trip;
+    c->arr[aacc].exp_st_insts = e.op[GM_OP_GLOBAL_ST];
+    c->arr[aa].exp_lines = all_lines(&c->arr[aa]);
+    c->arr[avec].exp_lines = all_lines(&c->arr[avec]);
+    c->arr[aacc].exp_lines = all_lines(&c->arr[aacc]);
+    check_kernel(k, c, &e);
+}
+
+static void bicg_check(const gm_workload *w, uint32_t nx, uint32_t ny)
+{
+    static const char *const names[] = {"A", "r", "s", "p", "q"};
+    uint64_t bytes[] = {4ull * nx * ny, 4ull * nx, 4ull * ny, 4ull * ny, 4ull * nx};
+    const gm_bicg_params *p = w->priv;
+    check c;
+
+    assert_int_equal(w->nkernels, 2);
+    layout(&c, names, bytes, 5);
+    assert_int_equal(p->q, c.arr[4].base);
+    /* s[j] = 0; s[j] += A[i*NY+j] * r[i] over i < NX */
+    mv_check(&w->kernels[0], &c, 0, 1, 2, ny, nx, ny, 0, 1);
+    /* q[i] = 0; q[i] += A[i*NY+j] * p[j] over j < NY */
+    mv_check(&w->kernels[1], &c, 0, 3, 4, nx, ny, ny, 1, 1);
+    arrays_free(&c);
+}
+
+static void test_bicg_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("bicg", GM_SIZE_TINY);
+    bicg_check(&w, 512, 512);
+    gm_workload_free(&w);
+}
+
+/* NX = 300, NY = 200: partial CTAs, idle warps, different trips. */
+static void test_bicg_ragged(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_bicg_build_dims(&w, 300, 200, &err), 0);
+    bicg_check(&w, 300, 200);
+    gm_workload_free(&w);
+}
+
+static void mvt_check(const gm_workload *w, uint32_t n)
+{
+    static const char *const names[] = {"a", "x1", "x2", "y_1", "y_2"};
+    uint64_t bytes[] = {4ull * n * n, 4ull * n, 4ull * n, 4ull * n, 4ull * n};
+    const gm_mvt_params *p = w->priv;
+    check c;
+
+    assert_int_equal(w->nkernels, 2);
+    layout(&c, names, bytes, 5);
+    assert_int_equal(p->y2, c.arr[4].base);
+    /* x1[i] += a[i*N+j] * y_1[j]; x2[i] += a[j*N+i] * y_2[j] */
+    mv_check(&w->kernels[0], &c, 0, 3, 1, n, n, n, 1, 0);
+    mv_check(&w->kernels[1], &c, 0, 4, 2, n, n, n, 0, 0);
+    arrays_free(&c);
+}
+
+static void test_mvt_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("mvt", GM_SIZE_TINY);
+    mvt_check(&w, 512);
+    gm_workload_free(&w);
+}
+
+static void test_mvt_ragged(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_mvt_build_dims(&w, 300, &err), 0);
+    mvt_check(&w, 300);
+    gm_workload_free(&w);
+}
+
+/* ---------------------------------------------------------------- catalogue */
+
+static const char *const mine[] = {"2mm", "2dconv", "3dconv", "3mm", "bicg", "mvt", "syrk"};
+#define NMINE (sizeof mine / sizeof mine[0])
+
+static void test_catalogue(void **state)
+{
+    /* the DC-L1 seed's classes (catalogue_polybench.c) */
+    static const char *const klass[] = {"sensitive", "insensitive", "sensitive",
+                                        "insensitive", "insensitive", "insensitive",
+                                        "sensitive"};
+    (void)state;
+    for (size_t i = 0; i < NMINE; i++) {
+        const gm_workload_info *e = gm_workload_find(mine[i]);
+        assert_non_null(e);
+        assert_string_equal(e->name, mine[i]);
+        assert_string_equal(e->suite, "PolyBench-GPU 1.0");
+        assert_true(strlen(e->stresses) > 20);
+        assert_string_equal(e->klass, klass[i]);
+        assert_non_null(e->build);
+    }
+    gm_workload w;
+    gm_error err;
+    for (size_t i = 0; i < NMINE; i++) {
+        assert_int_equal(gm_workload_build(&w, mine[i], (gm_size)3, 1, &err), -1);
+        assert_null(w.kernels);
+    }
+}
+
+/* The documented dimensions of each size (docs/workloads/polybench.md). */
+static void test_sizes(void **state)
+{
+    static const uint32_t mm2[] = {64, 128, 2048}, mm3[] = {64, 128, 512};
+    static const uint32_t syrk[] = {64, 192, 1024}, c2[] = {256, 1024, 4096};
+    static const uint32_t c3[] = {48, 128, 256}, mv[] = {512, 1024, 4096};
+    (void)state;
+    for (int s = 0; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w = build("2mm", (gm_size)s);
+        assert_int_equal(((const gm_2mm_params *)w.priv)->nl, mm2[s]);
+        assert_int_equal(gm_kernel_ctas(&w.kernels[1]), (mm2[s] / 32) * (mm2[s] / 8));
+        gm_workload_free(&w);
+        w = build("3mm", (gm_size)s);
+        assert_int_equal(((const gm_3mm_params *)w.priv)->nm, mm3[s]);
+        gm_workload_free(&w);
+        w = build("syrk", (gm_size)s);
+        assert_int_equal(((const gm_syrk_params *)w.priv)->m, syrk[s]);
+        gm_workload_free(&w);
+        w = build("2dconv", (gm_size)s);
+        assert_int_equal(((const gm_2dconv_params *)w.priv)->nj, c2[s]);
+        gm_workload_free(&w);
+        w = build("3dconv", (gm_size)s);
+        assert_int_equal(((const gm_3dconv_params *)w.priv)->nk, c3[s]);
+        assert_int_equal(w.nkernels, c3[s] - 2);
+        gm_workload_free(&w);
+        w = build("bicg", (gm_size)s);
+        assert_int_equal(((const gm_bicg_params *)w.priv)->nx, mv[s]);
+        gm_workload_free(&w);
+        w = build("mvt", (gm_size)s);
+        assert_int_equal(((const gm_mvt_params *)w.priv)->n, mv[s]);
+        assert_int_equal(gm_kernel_ctas(&w.kernels[0]), mv[s] / 256);
+        gm_workload_free(&w);
+    }
+}
+
+/* ---------------------------------------------------------------- streams */
+
+static const struct {
+    const char *name;
+    uint64_t hash;   /* tiny, seed 1 */
+} golden[] = {
+    {"2mm", 0xd7107c11fdba726dull},
+    {"3mm", 0x1957d7214916c9b0ull},
+    {"syrk", 0x43dfa80398b923d7ull},
+    {"2dconv", 0x3728cb68b4450cd3ull},
+    {"3dconv", 0xed68e775a3ce55b9ull},
+    {"bicg", 0xe486991e4c98aecfull},
+    {"mvt", 0x619bbaa4dbc82585ull},
+};
+
+static void test_golden_hash(void **state)
+{
+    int bad = 0;
+    (void)state;
+    for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
+        gm_workload w = build(golden[i].name, GM_SIZE_TINY);
+        uint64_t h = hash_workload(&w, 16);
+        if (h != golden[i].hash) {
+            print_error("%s tiny: stream hash 0x%016llx, pinned 0x%016llx\n",
+                        golden[i].name, (unsigned long long)h,
+                        (unsigned long long)golden[i].hash);
+            bad++;
+        }
+        gm_workload_free(&w);
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* Two builds (different seeds: these streams do not depend on data) and
+ * different chunk sizes give the same stream. */
+static void test_determinism(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMINE; i++) {
+        gm_workload a, b;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&a, mine[i], GM_SIZE_TINY, 1, &err), 0);
+        assert_int_equal(gm_workload_build(&b, mine[i], GM_SIZE_TINY, 99, &err), 0);
+        uint64_t h = hash_workload(&a, 16);
+        assert_true(h == hash_workload(&b, 16));
+        assert_true(h == hash_workload(&a, 17));
+        assert_true(h == hash_workload(&b, 4096));
+        gm_workload_free(&a);
+        gm_workload_free(&b);
+    }
+}
+
+/* Warps of a CTA generated in round-robin chunks, as the core does, give
+ * each warp the same stream as generating it alone. */
+static void test_interleaved(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMINE; i++) {
+        gm_workload w = build(mine[i], GM_SIZE_TINY);
+        for (uint32_t ki = 0; ki < w.nkernels; ki += w.nkernels > 4 ? 7 : 1) {
+            const gm_kernel *k = &w.kernels[ki];
+            uint32_t nw = gm_kernel_warps_per_cta(k);
+            uint32_t cta = gm_kernel_ctas(k) - 1;   /* the last, often ragged */
+            gm_warp_gen g[64];
+            uint64_t h[64];
+            int done[64] = {0}, left = (int)nw;
+            gm_inst buf[16];
+            assert_true(nw <= 64);
+            for (uint32_t wi = 0; wi < nw; wi++) {
+                gm_warp_gen_start(&g[wi], cta, wi);
+                h[wi] = FNV_INIT;
+            }
+            while (left) {
+                for (uint32_t wi = 0; wi < nw; wi++) {
+                    if (done[wi])
+                        continue;
+                    int n = k->gen(k, &g[wi], buf, 16);
+                    if (n == 0) {
+                        done[wi] = 1;
+                        left--;
+                    }
+                    for (int j = 0; j < n; j++)
+                        h[wi] = hash_inst(h[wi], &buf[j]);
+                }
+            }
+            for (uint32_t wi = 0; wi < nw; wi++)
+                assert_true(h[wi] == run_warp(k, cta, wi, 16, NULL, NULL));
+        }
+        gm_workload_free(&w);
+    }
+}
+
+/* The library walker agrees with this file's own walk, and the bench
+ * runs (generation rate reported in the docs, not asserted). */
+static void test_walk_counts(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMINE; i++) {
+        gm_workload w = build(mine[i], GM_SIZE_TINY);
+        gm_workload_counts wc;
+        gm_error err;
+        assert_int_equal(gm_workload_count(&w, &wc, &err), 0);
+        uint64_t warps = 0;
+        for (uint32_t ki = 0; ki < w.nkernels; ki++)
+            warps += (uint64_t)gm_kernel_ctas(&w.kernels[ki]) *
+                     gm_kernel_warps_per_cta(&w.kernels[ki]);
+        assert_int_equal(wc.warps, warps);
+        assert_int_equal(wc.by_op[GM_OP_EXIT], warps);
+        /* tiny: about a second of simulation */
+        assert_true(wc.insts >= 50000 && wc.insts <= 300000);
+        gm_workload_bench_result r;
+        assert_int_equal(gm_workload_bench(mine[i], GM_SIZE_TINY, &r, &err), 0);
+        assert_int_equal(r.insts, wc.insts);
+        gm_workload_free(&w);
+    }
+}
+
+/* ---------------------------------------------------------------- end to end */
+
+/* Every workload at size tiny through the whole simulator on
+ * configs/small.ini: it must finish (no stuck or malformed stream) and
+ * retire exactly the instructions the walker counts. */
+static void test_system_run(void **state)
+{
+    const char *src = getenv("GM_SOURCE_DIR");
+    char path[1024];
+    gm_error err = {{0}};
+    (void)state;
+    if (!src)
+        skip();
+    snprintf(path, sizeof path, "%s/configs/small.ini", src);
+    for (size_t i = 0; i < NMINE; i++) {
+        gm_config cfg;
+        gm_config_defaults(&cfg);
+        if (gm_config_load_file(&cfg, path, &err) != 0)
+            fail_msg("%s", err.msg);
+        gm_workload w = build(mine[i], GM_SIZE_TINY);
+        gm_workload_counts wc;
+        assert_int_equal(gm_workload_count(&w, &wc, &err), 0);
+        gm_system *s = calloc(1, sizeof *s);
+        assert_non_null(s);
+        if (gm_system_init(s, &cfg, &err) != 0)
+            fail_msg("%s", err.msg);
+        if (gm_system_run(s, &w, &err) != 0)
+            fail_msg("%s: %s", mine[i], err.msg);
+        if (s->status != GM_RUN_DONE)
+            fail_msg("%s: run status %d", mine[i], (int)s->status);
+        uint64_t retired = 0;
+        for (uint32_t k = 0; k < w.nkernels; k++)
+            retired += s->krec[k].warp_insts;
+        assert_int_equal(retired, wc.insts);
+        gm_system_free(s);
+        free(s);
+        gm_workload_free(&w);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_catalogue),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_2mm_tiny),
+        cmocka_unit_test(test_2mm_ragged),
+        cmocka_unit_test(test_3mm_tiny),
+        cmocka_unit_test(test_3mm_ragged),
+        cmocka_unit_test(test_syrk_tiny),
+        cmocka_unit_test(test_syrk_ragged),
+        cmocka_unit_test(test_2dconv_tiny),
+        cmocka_unit_test(test_2dconv_ragged),
+        cmocka_unit_test(test_3dconv_tiny),
+        cmocka_unit_test(test_3dconv_ragged),
+        cmocka_unit_test(test_bicg_tiny),
+        cmocka_unit_test(test_bicg_ragged),
+        cmocka_unit_test(test_mvt_tiny),
+        cmocka_unit_test(test_mvt_ragged),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_interleaved),
+        cmocka_unit_test(test_walk_counts),
+        cmocka_unit_test(test_golden_hash),
+        cmocka_unit_test(test_system_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

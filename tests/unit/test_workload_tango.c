@@ -1,0 +1,1266 @@
+/* Tango workload tests (alexnet, resnet, squeezenet). Every stream is
+ * checked against expectations derived from the CUDA source of its kernels
+ * (docs/workloads/tango.md), not from the generator's output:
+ *   - per-opcode warp instruction counts from the documented instruction
+ *     mix and the per-thread loop bounds of the source (a loop runs for the
+ *     largest bound among the warp's lanes), summed over warps;
+ *   - per element of every array, how many lanes load and store it: a
+ *     scalar transliteration of each CUDA kernel, run over every thread of
+ *     the grid, is the reference (including the AlexNet conv2 reads past
+ *     the end of its input map, which the test bounds);
+ *   - per array, warp loads and stores, and distinct 128 B lines;
+ *   - lines and 32 B sectors per warp memory instruction where the shape
+ *     has a closed form (conv1 (32,32) launch, SqueezeNet);
+ *   - every address inside its array's allocation (cudaMalloc order,
+ *     0x10000000 upwards, 4 KiB aligned), element-aligned, the right width
+ *     (8 B for SqueezeNet's doubles);
+ *   - the read-only flag exactly on loads of arrays the kernel never stores;
+ *   - register def-use and the warp contract.
+ * A golden FNV-1a hash over each tiny stream then guards against any
+ * unintended change; it is pinned only because the checks above pass.
+ * Last, every workload runs at size tiny through the whole simulator. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config/config.h"
+#include "designs/system.h"
+#include "workload/build.h"
+#include "workload/kernels/kernels.h"
+#include "workload/kernels/kernels_polybench_tango.h"
+#include "workload/walk.h"
+#include "workload/workload.h"
+
+#define BASE 0x10000000ull
+#define LINE 128u
+#define SECTOR 32u
+#define DERIVE UINT64_MAX   /* expected lines: from the reference's elements */
+
+/* ---------------------------------------------------------------- arrays */
+
+typedef struct array {
+    const char *name;
+    uint64_t base, bytes;
+    uint64_t span;               /* allocation: bytes rounded up to 4 KiB */
+    uint32_t elem;               /* bytes per element */
+    int ro;                      /* expected: never stored by the kernel */
+    uint32_t *exp_ld, *exp_st;   /* reference lane accesses per element of span */
+    uint32_t *ld, *st;           /* observed */
+    uint8_t *line;               /* observed: line touched */
+    uint64_t ld_insts, st_insts; /* observed warp instructions */
+    uint64_t exp_ld_insts, exp_st_insts, exp_lines;
+} array;
+
+#define MAX_ARRAYS 20
+
+typedef struct check {
+    array arr[MAX_ARRAYS];
+    int narr;
+    uint64_t op[GM_OP_COUNT];
+    uint64_t ld_lines, ld_sectors, st_lines, st_sectors;
+    /* Per thread (cta * threads_per_cta + tid), a hash of its global
+     * accesses in program order: the reference's and the stream's. */
+    uint64_t *exp_th, *th;
+    uint64_t nthreads, cur;
+    uint64_t overrun;            /* lane accesses past an array's end */
+} check;
+
+typedef struct expect {
+    uint64_t op[GM_OP_COUNT];
+    int check_coalescing;
+    uint64_t ld_lines, ld_sectors, st_lines, st_sectors;
+    uint64_t overrun;
+} expect;
+
+/* Bases by the cudaMalloc-like rule, from the sizes alone; all arrays
+ * read-only and untouched until the kernel's test says otherwise. */
+static void layout(check *c, const char *const *names, const uint64_t *bytes,
+                   const uint32_t *elem, int n)
+{
+    uint64_t next = BASE;
+    memset(c, 0, sizeof *c);
+    assert_true(n <= MAX_ARRAYS);
+    c->narr = n;
+    for (int i = 0; i < n; i++) {
+        array *a = &c->arr[i];
+        a->name = names[i];
+        a->base = next;
+        a->bytes = bytes[i];
+        a->span = (bytes[i] + 4095) / 4096 * 4096;
+        a->elem = elem[i];
+        a->ro = 1;
+        next += a->span;
+        uint64_t elems = a->span / a->elem;
+        a->exp_ld = calloc(elems, sizeof *a->exp_ld);
+        a->exp_st = calloc(elems, sizeof *a->exp_st);
+        a->ld = calloc(elems, sizeof *a->ld);
+        a->st = calloc(elems, sizeof *a->st);
+        a->line = calloc(a->span / LINE, 1);
+        assert_true(a->exp_ld && a->exp_st && a->ld && a->st && a->line);
+    }
+}
+
+static void arrays_free(check *c)
+{
+    free(c->exp_th);
+    free(c->th);
+    for (int i = 0; i < c->narr; i++) {
+        free(c->arr[i].exp_ld);
+        free(c->arr[i].exp_st);
+        free(c->arr[i].ld);
+        free(c->arr[i].st);
+        free(c->arr[i].line);
+    }
+}
+
+/* One access in a thread's ordered hash. */
+static uint64_t access_hash(uint64_t h, int array, uint64_t idx, int store)
+{
+    uint64_t t = idx ^ (uint64_t)array << 40 ^ (uint64_t)store << 63;
+    return (h ^ t) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+}
+
+/* Sizes the per-thread hashes for a kernel of `threads` threads. */
+static void threads_reset(check *c, uint64_t threads)
+{
+    free(c->exp_th);
+    free(c->th);
+    c->nthreads = threads;
+    c->exp_th = calloc(threads, sizeof *c->exp_th);
+    c->th = calloc(threads, sizeof *c->th);
+    assert_true(c->exp_th && c->th);
+}
+
+/* The reference: the following accesses are thread tid of CTA cta. */
+static void ref_thread(check *c, const gm_kernel *k, uint64_t cta, uint64_t tid)
+{
+    c->cur = cta * gm_kernel_threads_per_cta(k) + tid;
+    assert_true(c->cur < c->nthreads);
+}
+
+/* The reference: one lane access of element idx of array a (inside the
+ * allocation; reads past the array's end are counted by the test). */
+static void ref_ld(check *c, int a, int64_t idx)
+{
+    assert_true(idx >= 0 && (uint64_t)idx < c->arr[a].span / c->arr[a].elem);
+    c->arr[a].exp_ld[idx]++;
+    c->exp_th[c->cur] = access_hash(c->exp_th[c->cur], a, (uint64_t)idx, 0);
+}
+
+static void ref_st(check *c, int a, int64_t idx)
+{
+    assert_true(idx >= 0 && (uint64_t)idx < c->arr[a].bytes / c->arr[a].elem);
+    c->arr[a].exp_st[idx]++;
+    c->arr[a].ro = 0;
+    c->exp_th[c->cur] = access_hash(c->exp_th[c->cur], a, (uint64_t)idx, 1);
+}
+
+static uint64_t all_lines(const array *a)
+{
+    return (a->bytes + LINE - 1) / LINE;
+}
+
+static array *find_array(check *c, uint64_t addr)
+{
+    for (int i = 0; i < c->narr; i++)
+        if (addr >= c->arr[i].base && addr < c->arr[i].base + c->arr[i].span)
+            return &c->arr[i];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- hashing */
+
+static uint64_t fnv_byte(uint64_t h, uint8_t b)
+{
+    return (h ^ b) * 0x100000001b3ull;
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        h = fnv_byte(h, (uint8_t)(v >> (8 * i)));
+    return h;
+}
+
+#define FNV_INIT 0xcbf29ce484222325ull
+
+static uint64_t hash_inst(uint64_t h, const gm_inst *in)
+{
+    h = fnv_byte(h, in->op);
+    h = fnv_byte(h, in->dst);
+    for (int s = 0; s < GM_MAX_SRC; s++)
+        h = fnv_byte(h, in->src[s]);
+    h = fnv_byte(h, in->width);
+    h = fnv_byte(h, in->flags);
+    h = fnv_u64(h, in->mask, 4);
+    if (gm_op_is_mem(in->op))
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            if (in->mask >> l & 1)
+                h = fnv_u64(h, in->addr[l], 8);
+    return h;
+}
+
+/* ---------------------------------------------------------------- walking */
+
+typedef void (*inst_fn)(const gm_inst *in, uint32_t exist, void *arg);
+
+/* Generates one warp to its end in chunks of `chunk`, checking the
+ * generator contract, and calls fn on each instruction. */
+static uint64_t run_warp(const gm_kernel *k, uint32_t cta, uint32_t warp, int chunk,
+                         inst_fn fn, void *arg)
+{
+    gm_inst *buf = malloc((size_t)chunk * sizeof *buf);
+    gm_warp_gen g;
+    uint64_t h = FNV_INIT;
+    uint32_t exist = gm_warp_exist_mask(gm_kernel_threads_per_cta(k), warp);
+    int exits = 0;
+
+    assert_non_null(buf);
+    gm_warp_gen_start(&g, cta, warp);
+    for (;;) {
+        int n = k->gen(k, &g, buf, chunk);
+        assert_true(n >= 0 && n <= chunk);
+        if (n == 0)
+            break;
+        for (int i = 0; i < n; i++) {
+            assert_int_equal(exits, 0);   /* nothing after EXIT */
+            exits += buf[i].op == GM_OP_EXIT;
+            h = hash_inst(h, &buf[i]);
+            if (fn)
+                fn(&buf[i], exist, arg);
+        }
+    }
+    assert_int_equal(exits, 1);
+    assert_int_equal(k->gen(k, &g, buf, chunk), 0);   /* stays finished */
+    free(buf);
+    return h;
+}
+
+static uint64_t hash_workload(const gm_workload *w, int chunk)
+{
+    uint64_t h = FNV_INIT;
+    for (uint32_t ki = 0; ki < w->nkernels; ki++) {
+        const gm_kernel *k = &w->kernels[ki];
+        for (uint32_t c = 0; c < gm_kernel_ctas(k); c++)
+            for (uint32_t wi = 0; wi < gm_kernel_warps_per_cta(k); wi++)
+                h = fnv_u64(h, run_warp(k, c, wi, chunk, NULL, NULL), 8);
+    }
+    return h;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+typedef struct inst_ctx {
+    check *c;
+    uint64_t thread0;   /* thread index of lane 0 */
+    uint8_t defined[256];
+    uint8_t pending_load[256];   /* written by a load, not yet read */
+} inst_ctx;
+
+static int distinct(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
+    int d = 0;
+    for (int i = 0; i < n; i++)
+        d += i == 0 || v[i] != v[i - 1];
+    return d;
+}
+
+static void check_inst(const gm_inst *in, uint32_t exist, void *arg)
+{
+    inst_ctx *x = arg;
+    check *c = x->c;
+
+    assert_true(in->op < GM_OP_COUNT);
+    c->op[in->op]++;
+    assert_int_equal(in->mask & ~exist, 0);   /* only lanes that exist */
+    assert_int_not_equal(in->mask, 0);        /* idle paths are branched over */
+    if (in->op == GM_OP_EXIT || in->op == GM_OP_BARRIER)
+        assert_int_equal(in->mask, exist);
+
+    for (int s = 0; s < GM_MAX_SRC; s++) {
+        uint8_t r = in->src[s];
+        if (r == GM_REG_NONE)
+            continue;
+        assert_true(r < GM_NUM_REGS);
+        assert_true(x->defined[r]);
+        x->pending_load[r] = 0;
+    }
+    if (in->dst != GM_REG_NONE) {
+        assert_true(in->dst < GM_NUM_REGS);
+        assert_false(x->pending_load[in->dst]);
+        x->defined[in->dst] = 1;
+        x->pending_load[in->dst] = in->op == GM_OP_GLOBAL_LD;
+    }
+
+    if (!gm_op_is_mem(in->op)) {
+        assert_int_equal(in->flags, 0);
+        return;
+    }
+    assert_true(in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_GLOBAL_ST);
+    int ld = in->op == GM_OP_GLOBAL_LD;
+
+    array *a = NULL;
+    uint64_t lines[GM_WARP_SIZE], sectors[GM_WARP_SIZE];
+    int n = 0;
+    for (int l = 0; l < GM_WARP_SIZE; l++) {
+        if (!(in->mask >> l & 1))
+            continue;
+        uint64_t addr = in->addr[l];
+        array *la = find_array(c, addr);
+        if (!la)
+            fail_msg("address 0x%llx outside every array", (unsigned long long)addr);
+        if (!a)
+            a = la;
+        assert_ptr_equal(la, a);                 /* one array per instruction */
+        assert_int_equal(in->width, a->elem);
+        assert_int_equal((addr - a->base) % a->elem, 0);
+        uint64_t e = (addr - a->base) / a->elem;
+        uint64_t th = x->thread0 + (uint64_t)l;
+        assert_true(th < c->nthreads);
+        c->th[th] = access_hash(c->th[th], (int)(a - c->arr), e, !ld);
+        c->overrun += addr >= a->base + a->bytes;
+        if (ld)
+            a->ld[e]++;
+        else
+            a->st[e]++;
+        a->line[(addr - a->base) / LINE] = 1;
+        lines[n] = addr / LINE;
+        sectors[n] = addr / SECTOR;
+        n++;
+    }
+    if (ld) {
+        assert_int_equal(in->flags, a->ro ? GM_INST_READ_ONLY : 0);
+        a->ld_insts++;
+    } else {
+        assert_int_equal(in->flags, 0);
+        assert_false(a->ro);
+        a->st_insts++;
+    }
+    int dl = distinct(lines, n), ds = distinct(sectors, n);
+    if (ld) {
+        c->ld_lines += (uint64_t)dl;
+        c->ld_sectors += (uint64_t)ds;
+    } else {
+        c->st_lines += (uint64_t)dl;
+        c->st_sectors += (uint64_t)ds;
+    }
+}
+
+/* Walks kernel k warp by warp and compares everything with e, with the
+ * per-array closed forms and with the reference's per-element counts and
+ * per-thread access sequences. */
+static void check_kernel(const gm_kernel *k, check *c, const expect *e)
+{
+    assert_int_equal(c->nthreads, (uint64_t)gm_kernel_ctas(k) * gm_kernel_threads_per_cta(k));
+    for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++) {
+        for (uint32_t w = 0; w < gm_kernel_warps_per_cta(k); w++) {
+            inst_ctx *x = calloc(1, sizeof *x);
+            assert_non_null(x);
+            x->c = c;
+            x->thread0 = (uint64_t)cta * gm_kernel_threads_per_cta(k) + w * GM_WARP_SIZE;
+            run_warp(k, cta, w, 16, check_inst, x);
+            for (int r = 0; r < 256; r++)
+                assert_false(x->pending_load[r]);   /* every load used */
+            free(x);
+        }
+    }
+    /* every thread made the reference's accesses in the reference's order */
+    for (uint64_t t = 0; t < c->nthreads; t++)
+        if (c->th[t] != c->exp_th[t])
+            fail_msg("%s: thread %llu (CTA %llu, tid %llu): accesses differ from the source",
+                     k->name, (unsigned long long)t,
+                     (unsigned long long)(t / gm_kernel_threads_per_cta(k)),
+                     (unsigned long long)(t % gm_kernel_threads_per_cta(k)));
+    for (int op = 0; op < GM_OP_COUNT; op++)
+        if (c->op[op] != e->op[op])
+            fail_msg("%s: op %d: %llu warp instructions, expected %llu", k->name, op,
+                     (unsigned long long)c->op[op], (unsigned long long)e->op[op]);
+    assert_int_equal(c->overrun, e->overrun);
+    if (e->check_coalescing) {
+        assert_int_equal(c->ld_lines, e->ld_lines);
+        assert_int_equal(c->ld_sectors, e->ld_sectors);
+        assert_int_equal(c->st_lines, e->st_lines);
+        assert_int_equal(c->st_sectors, e->st_sectors);
+    }
+    for (int i = 0; i < c->narr; i++) {
+        array *a = &c->arr[i];
+        uint64_t elems = a->span / a->elem, touched = 0, want_lines = 0;
+        for (uint64_t j = 0; j < elems; j++)
+            if (a->ld[j] != a->exp_ld[j] || a->st[j] != a->exp_st[j])
+                fail_msg("%s: %s[%llu]: %u loads %u stores, expected %u and %u", k->name,
+                         a->name, (unsigned long long)j, a->ld[j], a->st[j], a->exp_ld[j],
+                         a->exp_st[j]);
+        for (uint64_t j = 0; j < a->span / LINE; j++)
+            touched += a->line[j];
+        if (a->exp_lines == DERIVE) {
+            uint64_t per = LINE / a->elem;
+            for (uint64_t l = 0; l < a->span / LINE; l++) {
+                int any = 0;
+                for (uint64_t j = l * per; j < (l + 1) * per && j < elems; j++)
+                    any |= a->exp_ld[j] || a->exp_st[j];
+                want_lines += (uint64_t)any;
+            }
+        } else {
+            want_lines = a->exp_lines;
+        }
+        if (a->ld_insts != a->exp_ld_insts || a->st_insts != a->exp_st_insts ||
+            touched != want_lines)
+            fail_msg("%s: %s: %llu loads %llu stores %llu lines, expected %llu %llu %llu",
+                     k->name, a->name, (unsigned long long)a->ld_insts,
+                     (unsigned long long)a->st_insts, (unsigned long long)touched,
+                     (unsigned long long)a->exp_ld_insts, (unsigned long long)a->exp_st_insts,
+                     (unsigned long long)want_lines);
+        /* reset the observations for the next kernel on the same layout */
+        memset(a->ld, 0, elems * sizeof *a->ld);
+        memset(a->st, 0, elems * sizeof *a->st);
+        memset(a->exp_ld, 0, elems * sizeof *a->exp_ld);
+        memset(a->exp_st, 0, elems * sizeof *a->exp_st);
+        memset(a->line, 0, a->span / LINE);
+        a->ld_insts = a->st_insts = 0;
+        a->exp_ld_insts = a->exp_st_insts = a->exp_lines = 0;
+        a->ro = 1;
+    }
+    memset(c->op, 0, sizeof c->op);
+    memset(c->exp_th, 0, c->nthreads * sizeof *c->exp_th);
+    memset(c->th, 0, c->nthreads * sizeof *c->th);
+    c->ld_lines = c->ld_sectors = c->st_lines = c->st_sectors = 0;
+    c->overrun = 0;
+}
+
+static gm_workload build(const char *name, gm_size size)
+{
+    gm_workload w;
+    gm_error err = {{0}};
+    if (gm_workload_build(&w, name, size, 1, &err) != 0)
+        fail_msg("%s", err.msg);
+    return w;
+}
+
+
+/* ------------------------------------------------ direct convolutions */
+
+/* Per-lane loop bounds of one output point of one warp. */
+typedef struct bounds {
+    uint32_t mask;   /* lanes computing the point */
+    int64_t loopr[GM_WARP_SIZE], loopc[GM_WARP_SIZE];
+} bounds;
+
+/* Instructions of one trip of the feature loop (tango_conv.c's documented
+ * mix): ISETP, BRA, MOV i = 0 if a lane enters the row loop; per row
+ * trip i while a lane has i < loopr: 3 ALU,
+ * ISETP, BRA, then for the largest loopc among those lanes (LD in, LD w,
+ * FFMA, IADD, IADD, ISETP, BRA), then IADD, ISETP, BRA; then IADD, IADD,
+ * ISETP, BRA. */
+static void feature_trip(const bounds *b, uint64_t *alu, uint64_t *br, uint64_t *ld)
+{
+    int64_t maxr = 0;
+    for (int l = 0; l < GM_WARP_SIZE; l++)
+        if ((b->mask >> l & 1) && b->loopr[l] > maxr)
+            maxr = b->loopr[l];
+    *alu = 1 + 3 + (maxr > 0);
+    *br = 1 + 1;
+    *ld = 0;
+    for (int64_t i = 0; i < maxr; i++) {
+        int64_t jt = 0;
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            if ((b->mask >> l & 1) && i < b->loopr[l] && b->loopc[l] > jt)
+                jt = b->loopc[l];
+        *alu += 3 + 1 + 4 * (uint64_t)jt + 2;
+        *br += 1 + (uint64_t)jt + 1;
+        *ld += 2 * (uint64_t)jt;
+    }
+}
+
+/* The padding of execute3DconvolutionCuda / execute3Dconvolutiongroup2Cuda,
+ * as an_kernel.cu writes it. */
+typedef struct win {
+    int64_t colstride, stride, x_pad, y_pad, loopr, loopc;
+} win;
+
+static win an_window(int64_t row, int64_t col, int64_t fr, int64_t fc, int64_t sw,
+                     int64_t kernel, int64_t pad)
+{
+    win v = {0, 0, 0, 0, kernel, kernel};
+    if (row > pad)
+        v.colstride = (row - pad) * fr;
+    if (col >= pad)
+        v.stride = col * sw;
+    if (row < pad) {
+        v.x_pad = pad - row;
+        v.loopr = kernel - v.x_pad;
+    }
+    if (col < pad) {
+        v.y_pad = pad - col;
+        v.loopc = kernel - v.y_pad;
+    }
+    if (col >= fc - pad)
+        v.loopc = fc + pad - col;
+    if (row >= fr - pad)
+        v.loopr = fr + pad - row;
+    return v;
+}
+
+/* The padding of execute3DconvolutionCuda_split, as rn_kernel.cu writes it. */
+static win rn_window(int64_t row, int64_t col, int64_t in_fr, int64_t sw, int64_t kernel,
+                     int64_t pad)
+{
+    win v = {0, 0, 0, 0, kernel, kernel};
+    v.colstride = (row * sw - pad) * in_fr;
+    v.colstride = v.colstride < 0 ? 0 : v.colstride;
+    v.stride = col * sw - pad;
+    v.stride = v.stride < 0 ? 0 : v.stride;
+    if (row * sw < pad) {
+        v.x_pad = pad - row * sw;
+        v.loopr = kernel - v.x_pad;
+    }
+    if (col * sw < pad) {
+        v.y_pad = pad - col * sw;
+        v.loopc = kernel - v.y_pad;
+    }
+    if (col * sw >= in_fr - pad)
+        v.loopc = in_fr - v.stride;
+    if (row * sw >= in_fr - pad)
+        v.loopr = in_fr - v.colstride / in_fr;
+    return v;
+}
+
+/* ---------------------------------------------------------------- AlexNet */
+
+enum { AN_IMG, AN_W1, AN_B1, AN_NORM1, AN_POOL1, AN_IN2, AN_W2, AN_B2, AN_OUT2, AN_N };
+
+static void alexnet_layout(check *c, uint32_t c1, uint32_t c2, uint32_t f2)
+{
+    static const char *const names[AN_N] = {
+        "Layer1_Neurons", "Layer1_Weights", "Layer1_bias", "Layer1_Norm", "Layer1_pool",
+        "Layer2_Neurons", "Layer2_Weights", "Layer2_bias", "Layer2_Norm"};
+    static const uint32_t elem[AN_N] = {4, 4, 4, 4, 4, 4, 4, 4, 4};
+    /* alexnet_host.cu: INPUT_SIZE, L1_KERNEL_SIZE*L1_OUT, L1_OUT,
+     * L1_OUT*L1_FMAP (x2), L1_OUT*POOL1_FMAP, L2_KERNEL_SIZE*L2_OUT,
+     * L2_OUT, L2_OUT*L2_FMAP; conv2 has two groups of f2 inputs, c2 outputs */
+    uint64_t bytes[AN_N] = {4ull * 227 * 227 * 3, 4ull * 11 * 11 * 3 * c1, 4ull * c1,
+                            4ull * c1 * 55 * 55,  4ull * c1 * 55 * 55,    4ull * 2 * f2 * 27 * 27,
+                            4ull * 5 * 5 * f2 * 2 * c2, 4ull * 2 * c2, 4ull * 2 * c2 * 27 * 27};
+    layout(c, names, bytes, elem, AN_N);
+}
+
+/* One executeFirstLayer launch: block (bdx, bdy) at offsets (roff, coff). */
+static void an_conv1_check(const gm_kernel *k, check *c, uint32_t c1, uint32_t bdx,
+                           uint32_t bdy, uint32_t roff, uint32_t coff)
+{
+    const gm_an_conv1_params *p = k->params;
+    expect e;
+
+    assert_int_equal(p->in, c->arr[AN_IMG].base);
+    assert_int_equal(p->w, c->arr[AN_W1].base);
+    assert_int_equal(p->bias, c->arr[AN_B1].base);
+    assert_int_equal(p->out, c->arr[AN_NORM1].base);
+    assert_int_equal(k->grid.x, c1);
+    assert_int_equal(k->grid.y, 1);
+    assert_int_equal(k->block.x, bdx);
+    assert_int_equal(k->block.y, bdy);
+
+    threads_reset(c, (uint64_t)c1 * bdx * bdy);
+    for (int64_t output = 0; output < c1; output++)
+        for (int64_t ty = 0; ty < bdy; ty++)
+            for (int64_t tx = 0; tx < bdx; tx++) {
+                int64_t row = tx + roff, col = ty + coff;
+                ref_thread(c, k, (uint64_t)output, (uint64_t)(ty * bdx + tx));
+                int64_t colstride = 3 * row * 4 * 227, stride = col * 4 * 3;
+                for (int64_t i = 0; i < 11; i++)
+                    for (int64_t j = 0; j < 11; j++)
+                        for (int64_t ch = 0; ch < 3; ch++) {
+                            ref_ld(c, AN_IMG, i * 227 * 3 + j * 3 + ch + stride + colstride);
+                            ref_ld(c, AN_W1, i * 11 + ch * 11 * 11 + j + output * 11 * 11 * 3);
+                        }
+                ref_ld(c, AN_B1, output);
+                ref_st(c, AN_NORM1, output * 55 * 55 + row * 55 + col);
+            }
+
+    uint64_t warps = (uint64_t)c1 * ((bdx * bdy + 31) / 32);
+    memset(&e, 0, sizeof e);
+    /* 9 ALU; 11 x (3 ALU; 11 x (6 LD, FMUL, FFMA, FFMA, FADD, IADD, IADD,
+     * ISETP, BRA); IADD, IADD, ISETP, BRA); IMAD, LD, FADD, FMNMX, IMAD,
+     * ST; EXIT */
+    e.op[GM_OP_ALU] = warps * (9 + 11 * (3 + 11 * 7 + 3) + 4);
+    e.op[GM_OP_BRANCH] = warps * 11 * (11 + 1);
+    e.op[GM_OP_GLOBAL_LD] = warps * (11 * 11 * 6 + 1);
+    e.op[GM_OP_GLOBAL_ST] = warps;
+    e.op[GM_OP_EXIT] = warps;
+    if (bdx == 32) {
+        /* a warp is one column, rows 0..31: image lanes 2724 floats apart
+         * (32 lines of 1 sector), weights and bias broadcast, the store 55
+         * floats apart (32 lines) */
+        e.check_coalescing = 1;
+        e.ld_lines = e.ld_sectors = warps * (363 * 32 + 363 + 1);
+        e.st_lines = e.st_sectors = warps * 32;
+    }
+    c->arr[AN_IMG].exp_ld_insts = warps * 363;
+    c->arr[AN_W1].exp_ld_insts = warps * 363;
+    c->arr[AN_B1].exp_ld_insts = warps;
+    c->arr[AN_NORM1].exp_st_insts = warps;
+    c->arr[AN_IMG].exp_lines = DERIVE;
+    c->arr[AN_W1].exp_lines = all_lines(&c->arr[AN_W1]);   /* each CTA its 363 */
+    c->arr[AN_B1].exp_lines = all_lines(&c->arr[AN_B1]);
+    c->arr[AN_NORM1].exp_lines = DERIVE;
+    check_kernel(k, c, &e);
+}
+
+/* execute3DconvolutionCuda (group 0) or execute3Dconvolutiongroup2Cuda
+ * (group 1): 27x27 map, 5x5 kernel, pad 2, stride 1, f2 features. */
+static void an_conv2_check(const gm_kernel *k, check *c, uint32_t c2, uint32_t f2, int group)
+{
+    const gm_tconv_params *p = k->params;
+    const int64_t fr = 27, fc = 27, kern = 5, pad = 2;
+    int64_t out_off = group ? c2 : 0, f0 = group ? f2 : 0;
+    uint64_t in_end = c->arr[AN_IN2].bytes / 4, over = 0, over_max = 0;
+    expect e;
+
+    assert_int_equal(p->mode, GM_TCONV_ALEXNET);
+    assert_int_equal(p->in, c->arr[AN_IN2].base);
+    assert_int_equal(p->w, c->arr[AN_W2].base);
+    assert_int_equal(p->bias, c->arr[AN_B2].base);
+    assert_int_equal(p->out, c->arr[AN_OUT2].base);
+    assert_int_equal(k->grid.x, c2);
+    assert_int_equal(k->block.x, 27);
+    assert_int_equal(k->block.y, 27);
+
+    threads_reset(c, (uint64_t)c2 * 27 * 27);
+    for (int64_t bx = 0; bx < c2; bx++) {
+        int64_t output = bx + out_off;
+        for (int64_t ty = 0; ty < 27; ty++)
+            for (int64_t tx = 0; tx < 27; tx++) {
+                int64_t row = tx, col = ty;
+                ref_thread(c, k, (uint64_t)bx, (uint64_t)(ty * 27 + tx));
+                win v = an_window(row, col, fr, fc, 1, kern, pad);
+                for (int64_t feature = f0; feature < f0 + f2; feature++)
+                    for (int64_t i = 0; i < v.loopr; i++)
+                        for (int64_t j = 0; j < v.loopc; j++) {
+                            int64_t idx = feature * fr * fc + i * fc + j + v.stride + v.colstride;
+                            ref_ld(c, AN_IN2, idx);
+                            if ((uint64_t)idx >= in_end) {
+                                over++;
+                                over_max = (uint64_t)idx > over_max ? (uint64_t)idx : over_max;
+                            }
+                            ref_ld(c, AN_W2,
+                                   output * kern * kern * f2 + (feature - f0) * kern * kern +
+                                       i * kern + j + kern * v.x_pad + v.y_pad);
+                        }
+                ref_ld(c, AN_B2, output);
+                ref_st(c, AN_OUT2, output * fr * fc + row * fc + col);
+            }
+    }
+    /* The unshifted right-edge windows (stride = col, loopc up to fc+pad-col)
+     * run up to two elements past the end of the last feature map: only in
+     * group 2, whose features end the array, and inside the allocation. */
+    if (group) {
+        assert_true(over > 0);
+        assert_true(over_max < in_end + 2);
+    } else {
+        assert_int_equal(over, 0);
+    }
+
+    uint64_t warps = (uint64_t)c2 * 23, per_cta_ld = 0;
+    memset(&e, 0, sizeof e);
+    for (uint32_t w = 0; w < 23; w++) {
+        bounds b = {0};
+        for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
+            uint32_t tid = w * 32 + l;
+            if (tid >= 27 * 27)
+                continue;
+            win v = an_window(tid % 27, tid / 27, fr, fc, 1, kern, pad);
+            b.mask |= 1u << l;
+            b.loopr[l] = v.loopr;
+            b.loopc[l] = v.loopc;
+        }
+        uint64_t alu, br, ld;
+        feature_trip(&b, &alu, &br, &ld);
+        /* S2R x3; 12 ALU; f2 feature trips; IMAD, LD bias, FADD, FMNMX,
+         * IMAD, ST; EXIT */
+        e.op[GM_OP_ALU] += c2 * (3 + 12 + f2 * alu + 4);
+        e.op[GM_OP_BRANCH] += c2 * f2 * br;
+        e.op[GM_OP_GLOBAL_LD] += c2 * (f2 * ld + 1);
+        per_cta_ld += f2 * ld / 2;
+    }
+    e.op[GM_OP_GLOBAL_ST] = warps;
+    e.op[GM_OP_EXIT] = warps;
+    e.overrun = over;
+    c->arr[AN_IN2].exp_ld_insts = c2 * per_cta_ld;
+    c->arr[AN_W2].exp_ld_insts = c2 * per_cta_ld;
+    c->arr[AN_B2].exp_ld_insts = warps;
+    c->arr[AN_OUT2].exp_st_insts = warps;
+    c->arr[AN_IN2].exp_lines = DERIVE;
+    c->arr[AN_W2].exp_lines = DERIVE;
+    c->arr[AN_B2].exp_lines = DERIVE;
+    c->arr[AN_OUT2].exp_lines = DERIVE;
+    check_kernel(k, c, &e);
+}
+
+static void alexnet_check(const gm_workload *w, uint32_t c1, uint32_t c2, uint32_t f2)
+{
+    static const uint32_t bdx[4] = {32, 32, 23, 23}, bdy[4] = {32, 23, 32, 23};
+    static const uint32_t roff[4] = {0, 0, 32, 32}, coff[4] = {0, 32, 0, 32};
+    check c;
+
+    assert_int_equal(w->nkernels, 6);
+    alexnet_layout(&c, c1, c2, f2);
+    for (int l = 0; l < 4; l++) {
+        assert_string_equal(w->kernels[l].name, "executeFirstLayer");
+        an_conv1_check(&w->kernels[l], &c, c1, bdx[l], bdy[l], roff[l], coff[l]);
+    }
+    assert_string_equal(w->kernels[4].name, "execute3DconvolutionCuda");
+    assert_string_equal(w->kernels[5].name, "execute3Dconvolutiongroup2Cuda");
+    an_conv2_check(&w->kernels[4], &c, c2, f2, 0);
+    an_conv2_check(&w->kernels[5], &c, c2, f2, 1);
+    arrays_free(&c);
+}
+
+static void test_alexnet_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("alexnet", GM_SIZE_TINY);
+    const gm_alexnet_params *p = w.priv;
+    assert_int_equal(p->c1, 1);
+    alexnet_check(&w, 1, 4, 1);
+    gm_workload_free(&w);
+}
+
+/* Two conv1 channels and three conv2 features per group: several CTAs per
+ * launch and a feature loop with more than one trip. */
+static void test_alexnet_dims(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_alexnet_build_dims(&w, 2, 3, 3, &err), 0);
+    alexnet_check(&w, 2, 3, 3);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_alexnet_build_dims(&w, 0, 3, 3, &err), 0);
+}
+
+/* ---------------------------------------------------------------- ResNet */
+
+enum {
+    RN_MEAN0, RN_VAR0, RN_SCALE0, RN_BIAS0, RN_W1, RN_N2, RN_IMG, RN_POOL, RN_L2C,
+    RN_MEAN, RN_VAR, RN_SCALE, RN_BIAS, RN_W2A, RN_W2B, RN_W2C, RN_N2A, RN_N2B, RN_ELT,
+    RN_N
+};
+
+/* One execute3DconvolutionCuda_split launch on the 56x56 maps, tfactor 2. */
+static void rn_split_check(const gm_kernel *k, check *c, uint32_t outs, int64_t kern,
+                           int64_t pad, uint32_t nin, int ain, int aw, int aout)
+{
+    const gm_tconv_params *p = k->params;
+    const int64_t side = 56, tf = 2;
+    expect e;
+
+    assert_int_equal(p->mode, GM_TCONV_SPLIT);
+    assert_int_equal(p->in, c->arr[ain].base);
+    assert_int_equal(p->w, c->arr[aw].base);
+    assert_int_equal(p->out, c->arr[aout].base);
+    assert_int_equal(k->grid.x, outs);
+    assert_int_equal(k->block.x, 32);
+    assert_int_equal(k->block.y, 32);
+
+    threads_reset(c, (uint64_t)outs * 32 * 32);
+    for (int64_t output = 0; output < outs; output++)
+        for (int64_t ty = 0; ty < 32; ty++)
+            for (int64_t tx = 0; tx < 32; tx++) {
+                int64_t re = tx * tf, ce = ty * tf;
+                if (!(re < side && ce < side))
+                    continue;
+                ref_thread(c, k, (uint64_t)output, (uint64_t)(ty * 32 + tx));
+                for (int64_t row = re; row < re + tf; row++)
+                    for (int64_t col = ce; col < ce + tf; col++) {
+                        win v = rn_window(row, col, side, 1, kern, pad);
+                        for (int64_t f = 0; f < nin; f++)
+                            for (int64_t i = 0; i < v.loopr; i++)
+                                for (int64_t j = 0; j < v.loopc; j++) {
+                                    ref_ld(c, ain, f * side * side + i * side + j + v.stride +
+                                                       v.colstride);
+                                    ref_ld(c, aw, output * kern * kern * nin + f * kern * kern +
+                                                      i * kern + j + kern * v.x_pad + v.y_pad);
+                                }
+                        if (v.loopc > 0 && v.loopr > 0)
+                            ref_st(c, aout, output * side * side + row * side + col);
+                    }
+            }
+
+    uint64_t in_insts = 0, st_insts = 0;
+    memset(&e, 0, sizeof e);
+    for (uint32_t w = 0; w < 32; w++) {   /* warp w is ty = w, lane l is tx = l */
+        /* S2R x3, IMUL, IMUL, ISETP, BRA; EXIT */
+        e.op[GM_OP_ALU] += outs * 6ull;
+        e.op[GM_OP_BRANCH] += outs;
+        e.op[GM_OP_EXIT] += outs;
+        if (!((int64_t)w * tf < side))
+            continue;
+        e.op[GM_OP_ALU] += outs;   /* MOV row */
+        for (int64_t ro = 0; ro < tf; ro++) {
+            e.op[GM_OP_ALU] += outs;   /* MOV col */
+            for (int64_t co = 0; co < tf; co++) {
+                bounds b = {0};
+                int store = 0;
+                for (int64_t l = 0; l < GM_WARP_SIZE; l++) {
+                    if (!(l * tf < side))
+                        continue;
+                    win v = rn_window(l * tf + ro, (int64_t)w * tf + co, side, 1, kern, pad);
+                    b.mask |= 1u << l;
+                    b.loopr[l] = v.loopr;
+                    b.loopc[l] = v.loopc;
+                    store |= v.loopr > 0 && v.loopc > 0;
+                }
+                uint64_t alu, br, ld;
+                feature_trip(&b, &alu, &br, &ld);
+                /* 12 ALU; nin feature trips; ISETP, BRA, [IMAD, ST]; IADD,
+                 * ISETP, BRA */
+                e.op[GM_OP_ALU] += outs * (12 + nin * alu + 1 + (uint64_t)store + 2);
+                e.op[GM_OP_BRANCH] += outs * (nin * br + 1 + 1);
+                e.op[GM_OP_GLOBAL_LD] += outs * nin * ld;
+                e.op[GM_OP_GLOBAL_ST] += outs * (uint64_t)store;
+                in_insts += outs * nin * ld / 2;
+                st_insts += outs * (uint64_t)store;
+            }
+            e.op[GM_OP_ALU] += outs * 2ull;   /* IADD row, ISETP */
+            e.op[GM_OP_BRANCH] += outs;
+        }
+    }
+    c->arr[ain].exp_ld_insts = in_insts;
+    c->arr[aw].exp_ld_insts = in_insts;
+    c->arr[aout].exp_st_insts = st_insts;
+    /* every element of the input maps and of this launch's weights; every
+     * output point */
+    c->arr[ain].exp_lines = all_lines(&c->arr[ain]);
+    c->arr[aw].exp_lines = DERIVE;
+    c->arr[aout].exp_lines = DERIVE;
+    check_kernel(k, c, &e);
+}
+
+static void resnet_check(const gm_workload *w, uint32_t ch)
+{
+    static const char *const names[RN_N] = {
+        "mean0", "var0", "scale0", "bias0", "Layer1_Weights", "Layer2_Neurons",
+        "Layer1_Neurons", "Layer2_pool", "Layer2c_Neurons", "mean", "var", "scale", "bias",
+        "Layer2a_Weights", "Layer2b_Weights", "Layer2c_Weights", "Layer2a_Neurons",
+        "Layer2b_Neurons", "Layer_ELtwise_Neurons"};
+    uint32_t elem[RN_N];
+    uint64_t c = ch, map = 56 * 56;
+    /* resnet_host.cu: main() then executeLayer2_CUDA(), 64 -> c */
+    uint64_t bytes[RN_N] = {4 * c, 4 * c, 4 * c, 4 * c, 4 * c * 7 * 7 * 3, 4 * c * 112 * 112,
+                            4ull * 224 * 224 * 3, 4 * c * map, 4 * 4 * c * map,
+                            4 * 4 * c, 4 * 4 * c, 4 * 4 * c, 4 * 4 * c, 4 * c * c,
+                            4 * c * c * 9, 4 * 4 * c * c, 4 * c * map, 4 * c * map,
+                            4 * 4 * c * map};
+    check cc;
+
+    for (int i = 0; i < RN_N; i++)
+        elem[i] = 4;
+    assert_int_equal(w->nkernels, 4);
+    layout(&cc, names, bytes, elem, RN_N);
+    rn_split_check(&w->kernels[0], &cc, 4 * ch, 1, 0, ch, RN_POOL, RN_W2C, RN_ELT);
+    rn_split_check(&w->kernels[1], &cc, ch, 1, 0, ch, RN_POOL, RN_W2A, RN_N2A);
+    rn_split_check(&w->kernels[2], &cc, ch, 3, 1, ch, RN_N2A, RN_W2B, RN_N2B);
+    rn_split_check(&w->kernels[3], &cc, 4 * ch, 1, 0, ch, RN_N2B, RN_W2C, RN_L2C);
+    arrays_free(&cc);
+}
+
+static void test_resnet_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("resnet", GM_SIZE_TINY);
+    assert_int_equal(((const gm_resnet_params *)w.priv)->c, 2);
+    resnet_check(&w, 2);
+    gm_workload_free(&w);
+}
+
+static void test_resnet_dims(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_resnet_build_dims(&w, 3, &err), 0);
+    resnet_check(&w, 3);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_resnet_build_dims(&w, 0, &err), 0);
+}
+
+/* ---------------------------------------------------------------- SqueezeNet */
+
+enum {
+    SN_L1F, SN_L1W, SN_R, SN_G, SN_B, SN_POOL, SN_F2SQF, SN_F2SQW, SN_F2F, SN_F2E1W,
+    SN_F2E3W, SN_F3SQF, SN_F3SQW, SN_F3F, SN_F3E1W, SN_F3E3W, SN_N
+};
+
+/* One fire launch: x = tx, y = bx on the 55x55 map, doubles. out_off is the
+ * element offset of the kernel's output pointer in its array. */
+static void sn_fire_check(const gm_kernel *k, check *c, int three, uint32_t nf, uint32_t nn,
+                          int ain, int aw, int aout, uint64_t out_off)
+{
+    const gm_sn_fire_params *p = k->params;
+    const int64_t s = 55;
+    expect e;
+
+    assert_int_equal(p->kind, three ? GM_SN_3X3 : GM_SN_1X1);
+    assert_int_equal(p->in, c->arr[ain].base);
+    assert_int_equal(p->w, c->arr[aw].base);
+    assert_int_equal(p->out, c->arr[aout].base + 8 * out_off);
+    assert_int_equal(k->grid.x, 55);
+    assert_int_equal(k->block.x, 55);
+
+    threads_reset(c, 55 * 55);
+    for (int64_t y = 0; y < s; y++)
+        for (int64_t x = 0; x < s; x++) {
+            ref_thread(c, k, (uint64_t)y, (uint64_t)x);
+            for (int64_t f = 0; f < nf; f++) {
+                for (int64_t n = 0; n < nn; n++) {
+                    if (!three) {
+                        ref_ld(c, ain, n * s * s + x * s + y);
+                        ref_ld(c, aw, f * nn + n);
+                        continue;
+                    }
+                    for (int64_t i = x - 1; i <= x + 1; i++)
+                        for (int64_t j = y - 1; j <= y + 1; j++) {
+                            int64_t m = (j - y + 1) + (i - x + 1) * 3;
+                            if (i < 0 || j < 0)
+                                continue;
+                            if (j > s - 1 || i > s - 1)
+                                continue;
+                            ref_ld(c, ain, n * s * s + i * s + j);
+                            ref_ld(c, aw, m + f * 9 * nn + n * 9);
+                        }
+                }
+                ref_st(c, aout, (int64_t)out_off + f * s * s + x * s + y);
+            }
+        }
+
+    memset(&e, 0, sizeof e);
+    e.check_coalescing = 1;
+    uint64_t in_insts = 0;
+    for (uint64_t y = 0; y < 55; y++)
+        for (uint32_t w = 0; w < 2; w++) {
+            uint64_t lanes = w ? 23 : 32;
+            uint64_t vdj = 3 - (y == 0) - (y == 54);   /* columns inside the map */
+            uint64_t taps = 3 * vdj;                   /* every row offset has a lane */
+            /* S2R x2, IMAD x2, MOV, IADD; per f: 4 ALU, body, DSETP, SEL, ST,
+             * IADD, IADD, ISETP, BRA; BAR; EXIT */
+            e.op[GM_OP_ALU] += 6 + nf * (4 + 1 + 3ull);
+            e.op[GM_OP_DP] += nf;
+            e.op[GM_OP_GLOBAL_ST] += nf;
+            e.op[GM_OP_BRANCH] += nf;
+            e.op[GM_OP_BARRIER] += 1;
+            e.op[GM_OP_EXIT] += 1;
+            e.st_lines += nf * lanes;
+            e.st_sectors += nf * lanes;
+            if (!three) {
+                /* per n: LD in, LD w, DFMA, IADD, IADD, ISETP, BRA; map lanes
+                 * 440 B apart (one line each), weight broadcast */
+                e.op[GM_OP_GLOBAL_LD] += (uint64_t)nf * nn * 2;
+                e.op[GM_OP_ALU] += (uint64_t)nf * nn * 3;
+                e.op[GM_OP_DP] += (uint64_t)nf * nn;
+                e.op[GM_OP_BRANCH] += (uint64_t)nf * nn;
+                e.ld_lines += (uint64_t)nf * nn * (lanes + 1);
+                in_insts += (uint64_t)nf * nn;
+            } else {
+                /* per n: MOV, 9 ISETP, per tap with a lane inside (LD in, LD
+                 * w, DFMA), DADD, IADD, IADD, ISETP, BRA; row offsets -1 and
+                 * +1 lose x = 0 (warp 0) and x = 54 (warp 1) */
+                e.op[GM_OP_GLOBAL_LD] += (uint64_t)nf * nn * 2 * taps;
+                e.op[GM_OP_ALU] += (uint64_t)nf * nn * (1 + 9 + 3);
+                e.op[GM_OP_DP] += (uint64_t)nf * nn * (taps + 1);
+                e.op[GM_OP_BRANCH] += (uint64_t)nf * nn;
+                e.ld_lines += (uint64_t)nf * nn * vdj * (3 * lanes - 1 + taps / vdj);
+                in_insts += (uint64_t)nf * nn * taps;
+            }
+        }
+    e.ld_sectors = e.ld_lines;   /* 8 B lanes, one sector each */
+    c->arr[ain].exp_ld_insts = in_insts;
+    c->arr[aw].exp_ld_insts = in_insts;
+    c->arr[aout].exp_st_insts = e.op[GM_OP_GLOBAL_ST];
+    c->arr[ain].exp_lines = DERIVE;
+    c->arr[aw].exp_lines = all_lines(&c->arr[aw]);   /* every weight, by every CTA */
+    c->arr[aout].exp_lines = DERIVE;
+    check_kernel(k, c, &e);
+}
+
+static void squeezenet_check(const gm_workload *w, uint32_t div)
+{
+    static const char *const names[SN_N] = {
+        "Layer1_Features", "Layer1_Weights", "Data_Layer_GPU_R", "Data_Layer_GPU_G",
+        "Data_Layer_GPU_B", "Pool_Layer_Features", "fire2squeeze1x1_Features",
+        "fire2squeeze1x1_Weights", "fire2_Features", "fire2expand1x1_Weights",
+        "fire2expand3x3_Weights", "fire3squeeze1x1_Features", "fire3squeeze1x1_Weights",
+        "fire3_Features", "fire3expand1x1_Weights", "fire3expand3x3_Weights"};
+    static const uint32_t elem[SN_N] = {8, 8, 4, 4, 4, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+    uint64_t c1 = 96 / div, s = 16 / div, e = 64 / div, map = 55 * 55;
+    /* SN.cu, NUM = 1: 111*111*96, 14112, 227*227 (int) x3, 290400, then
+     * per module 55*55*16, squeeze weights, 55*55*128, 1024, 9216 (96, 16,
+     * 64 divided by div) */
+    uint64_t bytes[SN_N] = {8 * 111 * 111 * c1, 8 * 3 * 49 * c1, 4 * 227 * 227, 4 * 227 * 227,
+                            4 * 227 * 227,      8 * c1 * map,    8 * s * map,   8 * s * c1,
+                            8 * 2 * e * map,    8 * e * s,       8 * e * 9 * s, 8 * s * map,
+                            8 * s * 2 * e,      8 * 2 * e * map, 8 * e * s,     8 * e * 9 * s};
+    check c;
+
+    assert_int_equal(w->nkernels, 6);
+    layout(&c, names, bytes, elem, SN_N);
+    sn_fire_check(&w->kernels[0], &c, 0, (uint32_t)s, (uint32_t)c1, SN_POOL, SN_F2SQW, SN_F2SQF, 0);
+    sn_fire_check(&w->kernels[1], &c, 0, (uint32_t)e, (uint32_t)s, SN_F2SQF, SN_F2E1W, SN_F2F, 0);
+    sn_fire_check(&w->kernels[2], &c, 1, (uint32_t)e, (uint32_t)s, SN_F2SQF, SN_F2E3W, SN_F2F,
+                  e * map);
+    sn_fire_check(&w->kernels[3], &c, 0, (uint32_t)s, (uint32_t)(2 * e), SN_F2F, SN_F3SQW,
+                  SN_F3SQF, 0);
+    sn_fire_check(&w->kernels[4], &c, 0, (uint32_t)e, (uint32_t)s, SN_F3SQF, SN_F3E1W, SN_F3F, 0);
+    sn_fire_check(&w->kernels[5], &c, 1, (uint32_t)e, (uint32_t)s, SN_F3SQF, SN_F3E3W, SN_F3F,
+                  e * map);
+    arrays_free(&c);
+}
+
+static void test_squeezenet_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("squeezenet", GM_SIZE_TINY);
+    assert_int_equal(((const gm_squeezenet_params *)w.priv)->div, 16);
+    squeezenet_check(&w, 16);
+    gm_workload_free(&w);
+}
+
+static void test_squeezenet_dims(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_squeezenet_build_dims(&w, 8, &err), 0);
+    squeezenet_check(&w, 8);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_squeezenet_build_dims(&w, 3, &err), 0);
+    assert_int_not_equal(gm_squeezenet_build_dims(&w, 0, &err), 0);
+}
+
+/* ---------------------------------------------------------------- catalogue */
+
+static const char *const mine[] = {"alexnet", "resnet", "squeezenet"};
+#define NMINE (sizeof mine / sizeof mine[0])
+
+static void test_catalogue(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMINE; i++) {
+        const gm_workload_info *e = gm_workload_find(mine[i]);
+        assert_non_null(e);
+        assert_string_equal(e->name, mine[i]);
+        assert_string_equal(e->suite, "Tango");
+        assert_true(strlen(e->stresses) > 20);
+        /* the DC-L1 seed: T-AlexNet, T-ResNet, T-SqueezeNet are sensitive */
+        assert_string_equal(e->klass, "sensitive");
+        assert_non_null(e->build);
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, mine[i], (gm_size)3, 1, &err), -1);
+        assert_null(w.kernels);
+    }
+}
+
+/* The documented dimensions of each size (docs/workloads/tango.md). */
+static void test_sizes(void **state)
+{
+    static const uint32_t c1[] = {1, 8, 96}, c2[] = {4, 16, 128}, f2[] = {1, 6, 48};
+    static const uint32_t rc[] = {2, 8, 64}, div[] = {16, 4, 1};
+    (void)state;
+    for (int s = 0; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w = build("alexnet", (gm_size)s);
+        const gm_alexnet_params *a = w.priv;
+        assert_int_equal(a->c1, c1[s]);
+        assert_int_equal(a->c2, c2[s]);
+        assert_int_equal(a->f2, f2[s]);
+        assert_int_equal(gm_kernel_ctas(&w.kernels[0]), c1[s]);
+        assert_int_equal(gm_kernel_ctas(&w.kernels[5]), c2[s]);
+        gm_workload_free(&w);
+        w = build("resnet", (gm_size)s);
+        assert_int_equal(((const gm_resnet_params *)w.priv)->c, rc[s]);
+        assert_int_equal(gm_kernel_ctas(&w.kernels[0]), 4 * rc[s]);
+        gm_workload_free(&w);
+        w = build("squeezenet", (gm_size)s);
+        assert_int_equal(((const gm_squeezenet_params *)w.priv)->div, div[s]);
+        assert_int_equal(((const gm_squeezenet_params *)w.priv)->e, 64 / div[s]);
+        gm_workload_free(&w);
+    }
+}
+
+/* ---------------------------------------------------------------- streams */
+
+static const struct {
+    const char *name;
+    uint64_t hash;   /* tiny, seed 1 */
+} golden[] = {
+    {"alexnet", 0x0d28eac7c67aadafull},
+    {"resnet", 0x39437e0f2ef3b1e9ull},
+    {"squeezenet", 0xc567b4d6bafeaa57ull},
+};
+
+static void test_golden_hash(void **state)
+{
+    int bad = 0;
+    (void)state;
+    for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
+        gm_workload w = build(golden[i].name, GM_SIZE_TINY);
+        uint64_t h = hash_workload(&w, 16);
+        if (h != golden[i].hash) {
+            print_error("%s tiny: stream hash 0x%016llx, pinned 0x%016llx\n",
+                        golden[i].name, (unsigned long long)h,
+                        (unsigned long long)golden[i].hash);
+            bad++;
+        }
+        gm_workload_free(&w);
+    }
+    assert_int_equal(bad, 0);
+}
+
+static void test_determinism(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMINE; i++) {
+        gm_workload a, b;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&a, mine[i], GM_SIZE_TINY, 1, &err), 0);
+        assert_int_equal(gm_workload_build(&b, mine[i], GM_SIZE_TINY, 99, &err), 0);
+        uint64_t h = hash_workload(&a, 16);
+        assert_true(h == hash_workload(&b, 16));
+        assert_true(h == hash_workload(&a, 17));
+        assert_true(h == hash_workload(&b, 4096));
+        gm_workload_free(&a);
+        gm_workload_free(&b);
+    }
+}
+
+/* Warps of a CTA generated in round-robin chunks, as the core does, give
+ * each warp the same stream as generating it alone. */
+static void test_interleaved(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMINE; i++) {
+        gm_workload w = build(mine[i], GM_SIZE_TINY);
+        for (uint32_t ki = 0; ki < w.nkernels; ki++) {
+            const gm_kernel *k = &w.kernels[ki];
+            uint32_t nw = gm_kernel_warps_per_cta(k);
+            uint32_t cta = gm_kernel_ctas(k) - 1;
+            gm_warp_gen g[64];
+            uint64_t h[64];
+            int done[64] = {0}, left = (int)nw;
+            gm_inst buf[16];
+            assert_true(nw <= 64);
+            for (uint32_t wi = 0; wi < nw; wi++) {
+                gm_warp_gen_start(&g[wi], cta, wi);
+                h[wi] = FNV_INIT;
+            }
+            while (left) {
+                for (uint32_t wi = 0; wi < nw; wi++) {
+                    if (done[wi])
+                        continue;
+                    int n = k->gen(k, &g[wi], buf, 16);
+                    if (n == 0) {
+                        done[wi] = 1;
+                        left--;
+                    }
+                    for (int j = 0; j < n; j++)
+                        h[wi] = hash_inst(h[wi], &buf[j]);
+                }
+            }
+            for (uint32_t wi = 0; wi < nw; wi++)
+                assert_true(h[wi] == run_warp(k, cta, wi, 16, NULL, NULL));
+        }
+        gm_workload_free(&w);
+    }
+}
+
+static void test_walk_counts(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMINE; i++) {
+        gm_workload w = build(mine[i], GM_SIZE_TINY);
+        gm_workload_counts wc;
+        gm_error err;
+        assert_int_equal(gm_workload_count(&w, &wc, &err), 0);
+        uint64_t warps = 0;
+        for (uint32_t ki = 0; ki < w.nkernels; ki++)
+            warps += (uint64_t)gm_kernel_ctas(&w.kernels[ki]) *
+                     gm_kernel_warps_per_cta(&w.kernels[ki]);
+        assert_int_equal(wc.warps, warps);
+        assert_int_equal(wc.by_op[GM_OP_EXIT], warps);
+        assert_true(wc.insts >= 50000 && wc.insts <= 300000);
+        gm_workload_bench_result r;
+        assert_int_equal(gm_workload_bench(mine[i], GM_SIZE_TINY, &r, &err), 0);
+        assert_int_equal(r.insts, wc.insts);
+        gm_workload_free(&w);
+    }
+}
+
+/* ---------------------------------------------------------------- end to end */
+
+static void test_system_run(void **state)
+{
+    const char *src = getenv("GM_SOURCE_DIR");
+    char path[1024];
+    gm_error err = {{0}};
+    (void)state;
+    if (!src)
+        skip();
+    snprintf(path, sizeof path, "%s/configs/small.ini", src);
+    for (size_t i = 0; i < NMINE; i++) {
+        gm_config cfg;
+        gm_config_defaults(&cfg);
+        if (gm_config_load_file(&cfg, path, &err) != 0)
+            fail_msg("%s", err.msg);
+        gm_workload w = build(mine[i], GM_SIZE_TINY);
+        gm_workload_counts wc;
+        assert_int_equal(gm_workload_count(&w, &wc, &err), 0);
+        gm_system *s = calloc(1, sizeof *s);
+        assert_non_null(s);
+        if (gm_system_init(s, &cfg, &err) != 0)
+            fail_msg("%s", err.msg);
+        if (gm_system_run(s, &w, &err) != 0)
+            fail_msg("%s: %s", mine[i], err.msg);
+        if (s->status != GM_RUN_DONE)
+            fail_msg("%s: run status %d", mine[i], (int)s->status);
+        uint64_t retired = 0;
+        for (uint32_t k = 0; k < w.nkernels; k++)
+            retired += s->krec[k].warp_insts;
+        assert_int_equal(retired, wc.insts);
+        gm_system_free(s);
+        free(s);
+        gm_workload_free(&w);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_catalogue),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_alexnet_tiny),
+        cmocka_unit_test(test_alexnet_dims),
+        cmocka_unit_test(test_resnet_tiny),
+        cmocka_unit_test(test_resnet_dims),
+        cmocka_unit_test(test_squeezenet_tiny),
+        cmocka_unit_test(test_squeezenet_dims),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_interleaved),
+        cmocka_unit_test(test_walk_counts),
+        cmocka_unit_test(test_golden_hash),
+        cmocka_unit_test(test_system_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
