@@ -148,8 +148,12 @@ def main():
     print(f"excluded always_comb block points: {len(excluded)}")
     print(f"uncovered by source: {len(src_unc)}; per parameterization: {len(param_uncovered)} "
           f"(all listed in {out / 'uncovered.txt'})")
-    for l in src_unc[:60]:
-        print("  " + l)
+    for l in src_unc:
+        if ": toggle " not in l:
+            print("  " + l)
+    bits = collections.Counter(re.sub(r"\[\d+\]$", "", l) for l in src_unc if ": toggle " in l)
+    for sig, n in sorted(bits.items()):
+        print(f"  {sig}: {n} bit{'s' if n > 1 else ''}")
     return 0
 
 

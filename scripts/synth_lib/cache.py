@@ -3,9 +3,11 @@ top module, parameters, the Verilog sources' hash, flow version, liberty,
 ABC delay target and Yosys version. A result whose sources changed is a
 miss (unless the caller accepts stale entries, which are then marked)."""
 
+import fcntl
 import hashlib
 import json
 import os
+import tempfile
 import threading
 
 from . import flow
@@ -49,14 +51,25 @@ class Cache:
         return e
 
     def put(self, k, result):
-        """Records a result and rewrites the file (safe from several threads)."""
+        """Records a result and rewrites the file. Safe from several threads
+        and processes: under a lock file, what other processes wrote since
+        this one read the file is merged in first."""
         with self.lock:
             self.entries[k] = result
-            self._save()
+            if not self.path:
+                return
+            lock_name = "gm-synth-cache-%s.lock" % hashlib.sha256(
+                os.path.abspath(self.path).encode()).hexdigest()[:16]
+            with open(os.path.join(tempfile.gettempdir(), lock_name), "w") as lk:
+                fcntl.flock(lk, fcntl.LOCK_EX)
+                if os.path.exists(self.path):
+                    with open(self.path) as f:
+                        on_disk = json.load(f).get("entries", {})
+                    on_disk.update(self.entries)
+                    self.entries = on_disk
+                self._save()
 
     def _save(self):
-        if not self.path:
-            return
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"about": "scripts/synth result cache; see docs/synthesis.md",

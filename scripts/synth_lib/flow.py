@@ -34,6 +34,9 @@ RESET_NAMES = ("rst", "reset", "rst_n", "rstn", "reset_n", "rst_ni", "rst_i", "i
 FLOP_CELL_PREFIXES = ("DFF", "LATCH")
 # The tool binaries (overridable, e.g. to test how failures are reported).
 YOSYS = os.environ.get("GM_YOSYS", "yosys")
+# Address-space cap for each tool (GB, 0 = none): a blown-up synthesis
+# fails with an error instead of taking the shared machine's memory.
+MAX_MEM_GB = float(os.environ.get("GM_SYNTH_MAX_MEM_GB", "12"))
 STA = os.environ.get("GM_STA", "sta")
 
 
@@ -157,6 +160,12 @@ def find_sources(top, src_paths):
     return sorted(need, key=lambda f: (f not in packages, f))
 
 
+def _limit_memory():
+    import resource
+    cap = int(MAX_MEM_GB * (1 << 30))
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
 def _run(cmd, cwd, log_path, timeout, what):
     """Runs a tool, returns (wall seconds, peak RSS in MB). Raises FlowError
     with the tool's error lines if it fails."""
@@ -165,7 +174,8 @@ def _run(cmd, cwd, log_path, timeout, what):
         try:
             # Own process group, so that yosys's ABC children go with it.
             p = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL, start_new_session=True)
+                                 stdin=subprocess.DEVNULL, start_new_session=True,
+                                 preexec_fn=_limit_memory if MAX_MEM_GB > 0 else None)
         except OSError as e:
             raise FlowError("%s: cannot run %s: %s" % (what, cmd[0], e))
         deadline = None if timeout is None else t0 + timeout
@@ -198,6 +208,8 @@ def _run(cmd, cwd, log_path, timeout, what):
     errors = [l for l in text.splitlines() if re.match(r"\s*(ERROR|Error)\b", l)]
     if p.returncode != 0 or errors:
         tail = "\n".join(errors) if errors else "\n".join(text.splitlines()[-25:])
+        if re.search(r"bad_alloc|[Oo]ut of memory|Cannot allocate", text):
+            tail += "\n(out of memory: the cap is GM_SYNTH_MAX_MEM_GB=%g GB)" % MAX_MEM_GB
         raise FlowError("%s failed (exit %d):\n%s" % (what, p.returncode, tail))
     return wall, ru.ru_maxrss / 1024.0, ru.ru_utime + ru.ru_stime
 

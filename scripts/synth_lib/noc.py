@@ -81,6 +81,63 @@ def parse_topology(text):
     return {"design": str(data.get("design", "?")), "networks": nets}
 
 
+def formula_topology(cores, slices, sharing, nodes, clusters=1):
+    """Networks of a DC-L1 design point from its parameters (DC-L1 paper
+    Sections IV-VI, SPEC 4.1): PrY: Y crossbars (cores/Y)x1 in NoC#1, one
+    YxL in NoC#2; ShY: one cores x Y, one YxL; ShY+CZ: Z crossbars
+    (cores/Z)x(Y/Z) in NoC#1 and Y/Z crossbars Z x (L/(Y/Z)) in NoC#2.
+    Each has a request network and a reply network of turned-around routers."""
+    def pair(name, n, m, count):
+        return [(name + "_req", [(n, m, count)]), (name + "_rep", [(m, n, count)])]
+    if sharing == "baseline":
+        nets = pair("noc", cores, slices, 1)
+    elif sharing == "private":
+        nets = pair("noc1", cores // nodes, 1, nodes) + pair("noc2", nodes, slices, 1)
+    elif sharing == "shared" or (sharing == "clustered" and clusters == 1):
+        nets = pair("noc1", cores, nodes, 1) + pair("noc2", nodes, slices, 1)
+    elif sharing == "clustered":
+        per = nodes // clusters
+        nets = pair("noc1", cores // clusters, per, clusters) + \
+            pair("noc2", clusters, slices // per, per)
+    else:
+        raise flow.FlowError("unknown DC-L1 sharing '%s'" % sharing)
+    return [(n, rs) for n, rs in nets]
+
+
+def topology_from_config_keys(path):
+    """The fallback topology of a gmsim config from its [design], [core]
+    and [l2] keys (None if it has no [design] section)."""
+    cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), strict=False)
+    cp.read(path)
+    if not cp.has_section("design"):
+        return None
+
+    def get(sec, key, default):
+        return cp.get(sec, key).strip() if cp.has_option(sec, key) else default
+    try:
+        cores = int(get("core", "num_cores", "80"))
+        slices = int(get("l2", "slices", "32"))
+        kind = get("design", "design", "baseline").lower()
+        if kind == "baseline":
+            sharing, nodes, clusters = "baseline", cores, 1
+        elif kind == "dcl1":
+            sharing = get("design", "sharing", "private").lower()
+            nodes = int(get("design", "nodes", "40"))
+            clusters = int(get("design", "clusters", "1"))
+        else:
+            raise flow.FlowError("%s: design '%s' has no NoC formula here" % (path, kind))
+    except ValueError as e:
+        raise flow.FlowError("%s: %s" % (path, e))
+    name = {"baseline": "baseline", "private": "pr%d" % nodes, "shared": "sh%d" % nodes,
+            "clustered": "sh%d_c%d" % (nodes, clusters)}.get(sharing, sharing)
+    if cores != 80 or slices != 32:
+        name += "_%dcores" % cores
+    nets = formula_topology(cores, slices, sharing, nodes, clusters)
+    return {"design": name, "networks": [
+        {"name": n, "routers": [{"inputs": i, "outputs": o, "count": c} for i, o, c in rs]}
+        for n, rs in nets]}
+
+
 def design_from_config(path):
     """The paper design a config file describes, for the fallback: an
     explicit design key if the file has one, else the file name, else the

@@ -106,33 +106,45 @@ def run_sweep(name, out_dir, large=False, only=None, jobs=1, clock_ns=10.0,
     log = runner.stderr_log
 
     def one(p):
-        r = runner.synthesize(sw["top"], p["params"], clock_ns=clock_ns, liberty=liberty,
-                              abc_delay_ps=abc_delay_ps, timeout=timeout, cache=cache, log=log,
-                              hier=hier)
+        try:
+            r = runner.synthesize(sw["top"], p["params"], clock_ns=clock_ns, liberty=liberty,
+                                  abc_delay_ps=abc_delay_ps, timeout=timeout, cache=cache,
+                                  log=log, hier=hier)
+        except flow.FlowError as e:
+            # One failed point does not lose the others; the sweep still fails.
+            log("FAILED %s: %s" % (p["label"], e))
+            return {"label": p["label"], "x": p["x"], "note": p["note"], "error": str(e)}
         return dict(r, label=p["label"], x=p["x"], note=p["note"])
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
-        results = list(ex.map(one, points))
+        everything = list(ex.map(one, points))
+    failed = [r for r in everything if "error" in r]
+    results = [r for r in everything if "error" not in r]
 
     os.makedirs(out_dir, exist_ok=True)
     base = os.path.join(out_dir, "%s-sweep%s" % (name, "" if hier == sw.get("hier", False) else
                                                   ("-hier" if hier else "-flat")))
     md = sweep_markdown(name, results)
+    for r in failed:
+        md += "\nFAILED %s: %s\n" % (r["label"], r["error"].replace("\n", " / "))
     with open(base + ".md", "w") as f:
         f.write(md)
     with open(base + ".json", "w") as f:
-        json.dump({"sweep": name, "results": results}, f, indent=1, sort_keys=True)
+        json.dump({"sweep": name, "results": results, "failed": failed}, f, indent=1,
+                  sort_keys=True)
         f.write("\n")
-    plotted = plot(name, results, base + ".png")
+    plotted = plot(name, results, base + ".png") if results else False
     print(md)
     print("wrote %s.md, %s.json%s" % (base, base, ", %s.png" % base if plotted else
-                                       " (no plot: matplotlib missing)"))
-    return 0
+                                       " (no plot)"))
+    return 1 if failed else 0
 
 
 def sweep_markdown(name, results):
     sw = SWEEPS[name]
     tools = results[0]["tools"] if results else flow.tool_versions()
+    if not results:
+        return "## %s sweep: no point succeeded\n" % name
     lines = [
         "## %s sweep (%s)" % (name, sw["title"]),
         "",

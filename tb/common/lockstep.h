@@ -30,6 +30,7 @@
 #define GM_TB_LOCKSTEP_H
 
 #include <chrono>
+#include <ctime>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
@@ -112,8 +113,14 @@ struct RunResult {
     uint64_t cycles = 0;          // cycles compared (or simulated)
     uint64_t fail_cycle = 0;
     std::string why;              // first failure line
-    double seconds = 0;
+    double seconds = 0;           // wall clock
+    double cpu_seconds = 0;       // this process's CPU time (robust on a loaded machine)
 };
+
+inline double cpu_now()
+{
+    return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+}
 
 // The trace window of a rerun: cycles [from, to] are dumped.
 struct TraceWindow {
@@ -156,7 +163,6 @@ RunResult run_once(const Options& opt, const typename Bench::Config& cfg, Mode m
     };
 #else
     (void)tw;
-    auto tracing = [](uint64_t) { return false; };
     auto dump = [](uint64_t) {};
 #endif
 
@@ -186,6 +192,7 @@ RunResult run_once(const Options& opt, const typename Bench::Config& cfg, Mode m
     }
 
     const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = cpu_now();
     uint64_t cycle = 0;
     for (;; cycle++) {
         Checker chk;
@@ -255,6 +262,7 @@ RunResult run_once(const Options& opt, const typename Bench::Config& cfg, Mode m
         if (tw && cycle >= tw->to) break;  // rerun for the waveform: stop at the failure
     }
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    res.cpu_seconds = cpu_now() - c0;
     res.cycles = cycle;
     if (res.ok) {
         std::string err = bench.final_check();
@@ -297,8 +305,10 @@ int run_lockstep(const Options& opt, const typename Bench::Config& cfg)
             Options o = opt;
             o.quiet = true;
             RunResult r = run_once<VTop, Bench>(o, cfg, m, nullptr, false);
-            std::printf("bench %s %s %-8s %10" PRIu64 " cycles %8.3f s %12.0f cycles/s%s\n",
+            std::printf("bench %s %s %-8s %8" PRIu64 " cycles  cpu %7.3f s %9.0f cycles/s"
+                        "  (wall %7.3f s %9.0f cycles/s)%s\n",
                         opt.block.c_str(), opt.config.c_str(), mode_name(m), r.cycles,
+                        r.cpu_seconds, r.cpu_seconds > 0 ? r.cycles / r.cpu_seconds : 0.0,
                         r.seconds, r.seconds > 0 ? r.cycles / r.seconds : 0.0,
                         r.ok ? "" : "  FAILED");
             ok = ok && r.ok;

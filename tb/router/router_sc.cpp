@@ -19,9 +19,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "Vrouter_sc.h"
 #include "verilated.h"
+#include "router/router_bench.h"  // router_compare, Checker
 #include "router/router_driver.h"
 
 extern "C" {
@@ -36,7 +38,7 @@ using gm_tb::RouterKnobs;
 // The C++ type Verilator chose for a pin (bool, uint32_t, uint64_t or
 // sc_bv<W> by width); the C model's pins use the same types.
 template <class P>
-using pin_t = typename P::data_type;
+using pin_t = typename std::remove_reference_t<P>::data_type;  // members are references
 #define GM_PIN(name) pin_t<decltype(Vrouter_sc::name)>
 
 uint64_t mask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
@@ -294,6 +296,7 @@ SC_MODULE(Env) {
     }
 
     bool passed() const { return passed_; }
+    const gm_tb::RouterDriverStats& stats() const { return driver_.stats(); }
     uint64_t matched() const { return matched_; }
 
 private:
@@ -325,22 +328,13 @@ private:
         }
         rtl_out.read(&rtl_);
         c_out.read(&c_);
-        for (unsigned o = 0; o < kCfg.n_out; o++) {
-            if (std::memcmp(&rtl_.out[o], &c_.out[o], sizeof c_.out[o]) != 0) {
-                char buf[200];
-                std::snprintf(buf, sizeof buf, "lockstep mismatch at cycle %" PRIu64
-                              ": port out[%u] expected valid %u vc %u payload 0x%08x actual"
-                              " valid %u vc %u payload 0x%08x", c, o, c_.out[o].flit_valid,
-                              c_.out[o].flit_vc, c_.out[o].flit_payload, rtl_.out[o].flit_valid,
-                              rtl_.out[o].flit_vc, rtl_.out[o].flit_payload);
-                return fail(buf);
-            }
-        }
-        for (unsigned i = 0; i < kCfg.n_in; i++) {
-            if (rtl_.in[i].credit_valid != c_.in[i].credit_valid ||
-                rtl_.in[i].credit_vc != c_.in[i].credit_vc)
-                return fail("lockstep mismatch at cycle " + std::to_string(c) + ": port in[" +
-                            std::to_string(i) + "] credit");
+        gm_tb::Checker chk;
+        gm_tb::router_compare(kCfg, c_, rtl_, chk);
+        if (chk.failed()) {
+            for (const std::string& l : chk.lines())
+                std::printf("  cycle %" PRIu64 ": %s\n", c, l.c_str());
+            return fail("lockstep mismatch at cycle " + std::to_string(c) + ": " +
+                        chk.lines()[0]);
         }
         matched_ = c + 1;
         quiet_ = driver_.drained(c) && c_model_->idle() ? quiet_ + 1 : 0;
@@ -424,6 +418,9 @@ int sc_main(int argc, char** argv)
         return 1;
     }
     if (!env.passed()) return 1;
+    const gm_tb::RouterDriverStats& st = env.stats();
+    std::printf("stimulus: packets %" PRIu64 "/%" PRIu64 " flits in %" PRIu64 " out %" PRIu64 "\n",
+                st.packets_done, st.packets_made, st.flits_in, st.flits_out);
     std::printf("matched %" PRIu64 " cycles (router systemc seed %" PRIu64 ")\nTEST PASSED\n",
                 env.matched(), seed);
     return 0;

@@ -1876,7 +1876,8 @@ static void btree_check(const gm_workload *w, uint64_t seed, uint32_t size, uint
     for (uint32_t i = 0; i < jcount; i++) {   /* main.c's range rule */
         int32_t s = lj->start[i], e = lj->end[i];
         assert_true(s >= 0 && e < (int32_t)size && s <= e);
-        assert_true(e - s == (int32_t)jsize || (e == (int32_t)size - 1 && s == (int32_t)(size - jsize)));
+        assert_true(e - s == (int32_t)jsize ||
+                    (e == (int32_t)size - 1 && s == (int32_t)(size - jsize)));
     }
     for (uint32_t i = 0; i < kcount; i++)
         assert_true(lk->start[i] >= 0 && lk->start[i] < (int32_t)size);

@@ -7,7 +7,9 @@
  *       for (i = g_graph_nodes[tid].starting;
  *            i < g_graph_nodes[tid].no_of_edges + g_graph_nodes[tid].starting; i++) {
  *           id = g_graph_edges[i];
- *           if (!g_graph_visited[id]) { g_cost[id] = g_cost[tid] + 1; g_updating_graph_mask[id] = true; }
+ *           if (!g_graph_visited[id]) {
+ *               g_cost[id] = g_cost[tid] + 1;  g_updating_graph_mask[id] = true;
+ *           }
  *       }
  *   }
  * Kernel2:

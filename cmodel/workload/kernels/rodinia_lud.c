@@ -63,12 +63,13 @@ enum {
     D_EXIT, D_DONE
 };
 
-/* Shared byte address shadow[r][c] per lane; r or c may be the lane's tx. */
+/* Shared byte address base + 4*(r*16 + c) per lane, where r or c may be the
+ * lane's index in its 16-lane half (tx, or idx = tx - 16 in lud_perimeter). */
 static void sh_rc(gm_inst *in, uint32_t base, int64_t r, int64_t c, int r_is_tx,
-                  int c_is_tx, uint32_t first_tx)
+                  int c_is_tx)
 {
     for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
-        int64_t tx = (int64_t)((l + first_tx) % BS);
+        int64_t tx = (int64_t)(l % BS);
         int64_t rr = r_is_tx ? tx : r, cc = c_is_tx ? tx : c;
         in->addr[l] = (in->mask >> l & 1) ? base + 4 * (uint64_t)(rr * BS + cc) : 0;
     }
@@ -107,7 +108,7 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
             break;
         case D_STS:
             gm_emit_mem(in, GM_OP_SHARED_ST, e, R_NONE, R_SA, R_X, 4, 0);
-            sh_rc(in, 0, i, 0, 0, 1, 0);
+            sh_rc(in, 0, i, 0, 0, 1);
             break;
         case D_INC_P:  gm_emit(in, GM_OP_ALU, e, R_PTR, R_PTR, R_NONE, R_NONE); break;
         case D_INC_I:  gm_emit(in, GM_OP_ALU, e, R_I, R_I, R_NONE, R_NONE); break;
@@ -132,20 +133,20 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
             continue;
         case D_J1_LD_A:   /* shadow[tx][j] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_A, R_SA, R_J, 4, 0);
-            sh_rc(in, 0, 0, j, 1, 0, 0);
+            sh_rc(in, 0, 0, j, 1, 0);
             break;
         case D_J1_LD_B:   /* shadow[j][i] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_B, R_J, R_I, 4, 0);
-            sh_rc(in, 0, j, i, 0, 0, 0);
+            sh_rc(in, 0, j, i, 0, 0);
             break;
         case D_J1_LD_C:   /* shadow[tx][i] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_C, R_SA, R_I, 4, 0);
-            sh_rc(in, 0, 0, i, 1, 0, 0);
+            sh_rc(in, 0, 0, i, 1, 0);
             break;
         case D_J1_FMA:  gm_emit(in, GM_OP_ALU, a, R_C, R_C, R_A, R_B); break;
         case D_J1_STS:
             gm_emit_mem(in, GM_OP_SHARED_ST, a, R_NONE, R_SA, R_C, 4, 0);
-            sh_rc(in, 0, 0, i, 1, 0, 0);
+            sh_rc(in, 0, 0, i, 1, 0);
             break;
         case D_J1_INC:  gm_emit(in, GM_OP_ALU, a, R_J, R_J, R_NONE, R_NONE); break;
         case D_J1_SETP: gm_emit(in, GM_OP_ALU, a, R_P, R_J, R_I, R_NONE); break;
@@ -156,17 +157,17 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
             continue;
         case D_DIV_LD_A:   /* shadow[tx][i] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_C, R_SA, R_I, 4, 0);
-            sh_rc(in, 0, 0, i, 1, 0, 0);
+            sh_rc(in, 0, 0, i, 1, 0);
             break;
         case D_DIV_LD_B:   /* shadow[i][i] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_B, R_I, R_NONE, 4, 0);
-            sh_rc(in, 0, i, i, 0, 0, 0);
+            sh_rc(in, 0, i, i, 0, 0);
             break;
         case D_DIV_RCP: gm_emit(in, GM_OP_SFU, a, R_B, R_B, R_NONE, R_NONE); break;
         case D_DIV_MUL: gm_emit(in, GM_OP_ALU, a, R_C, R_C, R_B, R_NONE); break;
         case D_DIV_STS:
             gm_emit_mem(in, GM_OP_SHARED_ST, a, R_NONE, R_SA, R_C, 4, 0);
-            sh_rc(in, 0, 0, i, 1, 0, 0);
+            sh_rc(in, 0, 0, i, 1, 0);
             break;
         case D_BAR1:
         case D_BAR2:
@@ -181,20 +182,20 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
         case D_J2_INIT: gm_emit(in, GM_OP_ALU, a, R_J, R_NONE, R_NONE, R_NONE); break;
         case D_J2_LD_A:   /* shadow[i+1][j] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_A, R_I, R_J, 4, 0);
-            sh_rc(in, 0, i + 1, j, 0, 0, 0);
+            sh_rc(in, 0, i + 1, j, 0, 0);
             break;
         case D_J2_LD_B:   /* shadow[j][tx] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_B, R_J, R_SA, 4, 0);
-            sh_rc(in, 0, j, 0, 0, 1, 0);
+            sh_rc(in, 0, j, 0, 0, 1);
             break;
         case D_J2_LD_C:   /* shadow[i+1][tx] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_C, R_I, R_SA, 4, 0);
-            sh_rc(in, 0, i + 1, 0, 0, 1, 0);
+            sh_rc(in, 0, i + 1, 0, 0, 1);
             break;
         case D_J2_FMA:  gm_emit(in, GM_OP_ALU, a, R_C, R_C, R_A, R_B); break;
         case D_J2_STS:
             gm_emit_mem(in, GM_OP_SHARED_ST, a, R_NONE, R_SA, R_C, 4, 0);
-            sh_rc(in, 0, i + 1, 0, 0, 1, 0);
+            sh_rc(in, 0, i + 1, 0, 0, 1);
             break;
         case D_J2_INC:  gm_emit(in, GM_OP_ALU, a, R_J, R_J, R_NONE, R_NONE); break;
         case D_J2_SETP: gm_emit(in, GM_OP_ALU, a, R_P, R_J, R_I, R_NONE); break;
@@ -217,7 +218,7 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
             break;
         case D_ST_LDS:
             gm_emit_mem(in, GM_OP_SHARED_LD, e, R_X, R_SA, R_I, 4, 0);
-            sh_rc(in, 0, i, 0, 0, 1, 0);
+            sh_rc(in, 0, i, 0, 0, 1);
             break;
         case D_ST:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, e, R_NONE, R_PTR, R_X, 4, 0);
@@ -316,7 +317,7 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             break;
         case P_A_DSTS:
             gm_emit_mem(in, GM_OP_SHARED_ST, PA, R_NONE, R_SA, R_X, 4, 0);
-            sh_rc(in, SH_DIA, i, 0, 0, 1, 0);
+            sh_rc(in, SH_DIA, i, 0, 0, 1);
             break;
         case P_A_DINC: case P_A_RINC:
             gm_emit(in, GM_OP_ALU, PA, R_PTR, R_PTR, R_NONE, R_NONE);
@@ -339,7 +340,7 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             break;
         case P_A_RSTS:
             gm_emit_mem(in, GM_OP_SHARED_ST, PA, R_NONE, R_SA, R_X, 4, 0);
-            sh_rc(in, SH_ROW, i, 0, 0, 1, 0);
+            sh_rc(in, SH_ROW, i, 0, 0, 1);
             break;
         case P_A_RBRA:
             gm_emit(in, GM_OP_BRANCH, PA, R_NONE, R_P, R_NONE, R_NONE);
@@ -367,7 +368,7 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             break;
         case P_B_DSTS:
             gm_emit_mem(in, GM_OP_SHARED_ST, PB, R_NONE, R_SA, R_X, 4, 0);
-            sh_rc(in, SH_DIA, i, 0, 0, 1, 0);
+            sh_rc(in, SH_DIA, i, 0, 0, 1);
             break;
         case P_B_DINC: case P_B_CINC:
             gm_emit(in, GM_OP_ALU, PB, R_PTR, R_PTR, R_NONE, R_NONE);
@@ -390,7 +391,7 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             break;
         case P_B_CSTS:
             gm_emit_mem(in, GM_OP_SHARED_ST, PB, R_NONE, R_SA, R_X, 4, 0);
-            sh_rc(in, SH_COL, i, 0, 0, 1, 0);
+            sh_rc(in, SH_COL, i, 0, 0, 1);
             break;
         case P_B_CBRA:
             gm_emit(in, GM_OP_BRANCH, PB, R_NONE, R_P, R_NONE, R_NONE);
@@ -411,20 +412,20 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             break;
         case P_A_SLD_A:
             gm_emit_mem(in, GM_OP_SHARED_LD, PA, R_A, R_I, R_J, 4, 0);
-            sh_rc(in, SH_DIA, i, j, 0, 0, 0);
+            sh_rc(in, SH_DIA, i, j, 0, 0);
             break;
         case P_A_SLD_B:
             gm_emit_mem(in, GM_OP_SHARED_LD, PA, R_B, R_J, R_SA, 4, 0);
-            sh_rc(in, SH_ROW, j, 0, 0, 1, 0);
+            sh_rc(in, SH_ROW, j, 0, 0, 1);
             break;
         case P_A_SLD_C:
             gm_emit_mem(in, GM_OP_SHARED_LD, PA, R_C, R_I, R_SA, 4, 0);
-            sh_rc(in, SH_ROW, i, 0, 0, 1, 0);
+            sh_rc(in, SH_ROW, i, 0, 0, 1);
             break;
         case P_A_SFMA: gm_emit(in, GM_OP_ALU, PA, R_C, R_C, R_A, R_B); break;
         case P_A_SSTS:
             gm_emit_mem(in, GM_OP_SHARED_ST, PA, R_NONE, R_SA, R_C, 4, 0);
-            sh_rc(in, SH_ROW, i, 0, 0, 1, 0);
+            sh_rc(in, SH_ROW, i, 0, 0, 1);
             break;
         case P_A_SJINC:  gm_emit(in, GM_OP_ALU, PA, R_J, R_J, R_NONE, R_NONE); break;
         case P_A_SJSETP: gm_emit(in, GM_OP_ALU, PA, R_P, R_J, R_I, R_NONE); break;
@@ -455,20 +456,20 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             continue;
         case P_B_SLD_A:
             gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_A, R_SA, R_J, 4, 0);
-            sh_rc(in, SH_COL, 0, j, 1, 0, BS);
+            sh_rc(in, SH_COL, 0, j, 1, 0);
             break;
         case P_B_SLD_B:
             gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_B, R_J, R_I, 4, 0);
-            sh_rc(in, SH_DIA, j, i, 0, 0, 0);
+            sh_rc(in, SH_DIA, j, i, 0, 0);
             break;
         case P_B_SLD_C:
             gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_C, R_SA, R_I, 4, 0);
-            sh_rc(in, SH_COL, 0, i, 1, 0, BS);
+            sh_rc(in, SH_COL, 0, i, 1, 0);
             break;
         case P_B_SFMA: gm_emit(in, GM_OP_ALU, PB, R_C, R_C, R_A, R_B); break;
         case P_B_SSTS:
             gm_emit_mem(in, GM_OP_SHARED_ST, PB, R_NONE, R_SA, R_C, 4, 0);
-            sh_rc(in, SH_COL, 0, i, 1, 0, BS);
+            sh_rc(in, SH_COL, 0, i, 1, 0);
             break;
         case P_B_SJINC:  gm_emit(in, GM_OP_ALU, PB, R_J, R_J, R_NONE, R_NONE); break;
         case P_B_SJSETP: gm_emit(in, GM_OP_ALU, PB, R_P, R_J, R_I, R_NONE); break;
@@ -479,17 +480,17 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             continue;
         case P_B_DLD_A:
             gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_C, R_SA, R_I, 4, 0);
-            sh_rc(in, SH_COL, 0, i, 1, 0, BS);
+            sh_rc(in, SH_COL, 0, i, 1, 0);
             break;
         case P_B_DLD_B:
             gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_B, R_I, R_NONE, 4, 0);
-            sh_rc(in, SH_DIA, i, i, 0, 0, 0);
+            sh_rc(in, SH_DIA, i, i, 0, 0);
             break;
         case P_B_DRCP: gm_emit(in, GM_OP_SFU, PB, R_B, R_B, R_NONE, R_NONE); break;
         case P_B_DMUL: gm_emit(in, GM_OP_ALU, PB, R_C, R_C, R_B, R_NONE); break;
         case P_B_DSTS2:
             gm_emit_mem(in, GM_OP_SHARED_ST, PB, R_NONE, R_SA, R_C, 4, 0);
-            sh_rc(in, SH_COL, 0, i, 1, 0, BS);
+            sh_rc(in, SH_COL, 0, i, 1, 0);
             break;
         case P_B_SIINC:  gm_emit(in, GM_OP_ALU, PB, R_I, R_I, R_NONE, R_NONE); break;
         case P_B_SISETP: gm_emit(in, GM_OP_ALU, PB, R_P, R_I, R_NONE, R_NONE); break;
@@ -506,7 +507,7 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             break;
         case P_A_WLDS:
             gm_emit_mem(in, GM_OP_SHARED_LD, PA, R_X, R_SA, R_I, 4, 0);
-            sh_rc(in, SH_ROW, i, 0, 0, 1, 0);
+            sh_rc(in, SH_ROW, i, 0, 0, 1);
             break;
         case P_A_WST:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, PA, R_NONE, R_PTR, R_X, 4, 0);
@@ -527,7 +528,7 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             break;
         case P_B_WLDS:
             gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_X, R_SA, R_I, 4, 0);
-            sh_rc(in, SH_COL, i, 0, 0, 1, BS);
+            sh_rc(in, SH_COL, i, 0, 0, 1);
             break;
         case P_B_WST:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, PB, R_NONE, R_PTR, R_X, 4, 0);

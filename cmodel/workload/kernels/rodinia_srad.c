@@ -11,16 +11,19 @@
  * srad_cuda_1:
  *   north[ty][tx] = J[index_n];  south[ty][tx] = J[index_s];
  *   if (by == 0) north[ty][tx] = J[16*bx + tx];
- *   else if (by == gridDim.y-1) south[ty][tx] = J[cols*16*(gridDim.y-1) + 16*bx + cols*15 + tx];
+ *   else if (by == gridDim.y-1)
+ *       south[ty][tx] = J[cols*16*(gridDim.y-1) + 16*bx + cols*15 + tx];
  *   __syncthreads();
  *   west[ty][tx] = J[index_w];  east[ty][tx] = J[index_e];
  *   if (bx == 0) west[ty][tx] = J[cols*16*by + cols*ty];
- *   else if (bx == gridDim.x-1) east[ty][tx] = J[cols*16*by + 16*(gridDim.x-1) + cols*ty + 15];
+ *   else if (bx == gridDim.x-1)
+ *       east[ty][tx] = J[cols*16*by + 16*(gridDim.x-1) + cols*ty + 15];
  *   __syncthreads();  temp[ty][tx] = J[index];  __syncthreads();
  *   jc = temp[ty][tx];  n, s, w, e from north/south/west/east/temp by position
  *   (nine cases: nw, ne, se, sw, n, e, s, w, interior), c = f(n, s, w, e, jc);
  *   temp_result[ty][tx] = clamp(c);  __syncthreads();
- *   C[index] = temp_result[ty][tx]; E_C[index] = e; W_C[index] = w; S_C[index] = s; N_C[index] = n;
+ *   C[index] = temp_result[ty][tx];
+ *   E_C[index] = e; W_C[index] = w; S_C[index] = s; N_C[index] = n;
  *
  * The unclamped edge loads execute before their clamped replacements, so
  * the tile edges of the image read outside J, exactly where the CUDA code

@@ -7,8 +7,10 @@
  *   if (tid < num) {
  *       lower = &work_mem_d[tid*stride];
  *       x_cost = d_dist(tid, x, num, dim, coord_d) * p[tid].weight;
- *           d_dist: for (i = 0; i < dim; i++) { t = coord_d[i*num + tid] - coord_d[i*num + x]; r += t*t; }
- *       if (x_cost < p[tid].cost) { switch_membership_d[tid] = 1; lower[K] += x_cost - p[tid].cost; }
+ *           d_dist: for (i = 0; i < dim; i++)
+ *                       { t = coord_d[i*num + tid] - coord_d[i*num + x]; r += t*t; }
+ *       if (x_cost < p[tid].cost)
+ *           { switch_membership_d[tid] = 1; lower[K] += x_cost - p[tid].cost; }
  *       else lower[center_table_d[p[tid].assign]] += p[tid].cost - x_cost;
  *   }
  * with K = *numcenters and stride = K + 1. coord_d is SoA (coalesced);
