@@ -37,6 +37,7 @@ test: build build-asan
 
 bench: build
 	$(BUILD)/gmsim bench
+	$(BUILD)/gmsim bench --generation --size standard
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

@@ -554,6 +554,10 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
         } else {
             gm_dcl1_tick_noc1(s->dcl1, now);
         }
+        if (s->stop_reason[0]) {
+            s->status = GM_RUN_ERROR;
+            return gm_fail(err, "%s", s->stop_reason);
+        }
     }
     s->copies.final_resident = s->res.total_resident_lines;
     s->copies.final_distinct = s->res.distinct_lines;
@@ -566,4 +570,42 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
         return -1;
     }
     return 0;
+}
+
+uint32_t gm_system_xbar_count(const gm_system *s)
+{
+    if (!s->dcl1)
+        return 2;
+    return 2 * (s->dcl1->topo.clusters + s->dcl1->topo.noc2_xbars);
+}
+
+gm_xbar_ref gm_system_xbar_at(gm_system *s, uint32_t i)
+{
+    gm_xbar_ref r = {0};
+    r.request = i % 2 == 0;
+    if (!s->dcl1) {
+        r.xbar = r.request ? &s->req_net : &s->rep_net;
+        r.network = "noc";
+        r.domain = s->dom_icnt;
+        return r;
+    }
+    gm_dcl1 *d = s->dcl1;
+    uint32_t k = i / 2;
+    if (k < d->topo.clusters) {
+        r.xbar = r.request ? &d->n1_req[k] : &d->n1_rep[k];
+        r.network = "noc1";
+        r.domain = s->dom_noc1 >= 0 ? s->dom_noc1 : s->dom_icnt;
+    } else {
+        k -= d->topo.clusters;
+        r.xbar = r.request ? &d->n2_req[k] : &d->n2_rep[k];
+        r.network = "noc2";
+        r.domain = s->dom_icnt;
+    }
+    return r;
+}
+
+void gm_system_request_stop(gm_system *s, const char *reason)
+{
+    if (!s->stop_reason[0])
+        snprintf(s->stop_reason, sizeof s->stop_reason, "%s", reason && *reason ? reason : "stop requested");
 }

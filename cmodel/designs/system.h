@@ -103,6 +103,7 @@ typedef struct gm_system {
     uint64_t event_hash;         /* FNV-1a over completed requests */
     gm_progress progress;
     char deadlock_report[1024];
+    char stop_reason[512];       /* set by gm_system_request_stop */
     gm_run_status status;
 } gm_system;
 
@@ -112,6 +113,27 @@ void gm_system_free(gm_system *s);
 /* Runs every kernel of wl to completion (or a stop condition). Returns 0
  * and sets s->status; -1 with err on an internal error. */
 int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err);
+
+/* Every crossbar of the system, in a fixed order: the baseline's request
+ * and reply networks; for dcl1, NoC#1 request and reply per cluster, then
+ * NoC#2 request and reply per crossbar. Each reports its network ("noc",
+ * "noc1", "noc2"), its direction and the clock domain it ticks in. The
+ * topology listing and the co-simulation's instance patterns use it, so
+ * both see exactly the routers a run simulates. */
+typedef struct gm_xbar_ref {
+    gm_xbar *xbar;
+    const char *network;   /* "noc" (baseline), "noc1", "noc2" */
+    bool request;          /* request direction (else reply) */
+    int domain;            /* clock domain index in s->clock */
+} gm_xbar_ref;
+
+uint32_t gm_system_xbar_count(const gm_system *s);
+gm_xbar_ref gm_system_xbar_at(gm_system *s, uint32_t i);
+
+/* Asks a running gm_system_run to stop after the current clock edge with
+ * status GM_RUN_ERROR and reason as its error: how a co-simulation twin
+ * stops the run at its first divergence. The first reason is kept. */
+void gm_system_request_stop(gm_system *s, const char *reason);
 
 /* Core-cycle duration in clock ticks, for converting latencies. */
 static inline uint64_t gm_system_core_period(const gm_system *s)

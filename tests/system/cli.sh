@@ -13,4 +13,35 @@ for w in gemm atax reduction; do grep -q "^$w " "$T/list" || { echo "FAIL: $w no
 "$GMSIM" run --config "$SRC/configs/small.ini" --workload gemm --size tiny --stats "$T/s.json" > "$T/table"
 grep -q "IPC" "$T/table"
 python3 -c "import json,sys; s=json.load(open(sys.argv[1])); assert s['schema_version']==1; assert s['config']['core']['num_cores']==8" "$T/s.json"
+# The generation benchmark: one line per kernel, warp-instruction count
+# equal to list-workloads' count for that kernel and size, a positive rate.
+"$GMSIM" bench --generation --size tiny --workload gemm > "$T/gen"
+want=$("$GMSIM" list-workloads --size tiny | awk '$1 == "gemm" { print $0 }')
+got=$(awk '$1 == "gemm" { print $2 }' "$T/gen")
+echo "$want" | grep -qw "$got" || { echo "FAIL: generated $got insts, list says: $want"; exit 1; }
+awk '$1 == "gemm" { if ($4 + 0 <= 0) exit 1 }' "$T/gen" || { echo "FAIL: rate"; cat "$T/gen"; exit 1; }
+if "$GMSIM" bench --generation --workload nosuch > "$T/gen" 2> "$T/err"; then
+    echo "FAIL: unknown workload accepted"; exit 1
+fi
+grep -q "nosuch" "$T/err"
+# topology: the routers a configuration builds (JSON and table).
+"$GMSIM" topology --help | grep -q "noc-area"
+"$GMSIM" topology --config "$SRC/configs/dcl1/sh40_c10_boost.ini" > "$T/topo.json"
+python3 - "$T/topo.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+nets = {n["name"]: n for n in t["networks"]}
+assert t["design"] == "Sh40+C10+Boost", t["design"]
+assert sorted(nets) == ["noc1_rep", "noc1_req", "noc2_rep", "noc2_req"], sorted(nets)
+r = nets["noc1_req"]["routers"]
+assert [(x["inputs"], x["outputs"], x["count"]) for x in r] == [(8, 4, 10)], r
+assert [(x["inputs"], x["outputs"], x["count"]) for x in nets["noc2_rep"]["routers"]] == [(8, 10, 4)]
+assert nets["noc1_req"]["clock_mhz"] == 2 * nets["noc2_req"]["clock_mhz"]
+assert len(nets["noc1_rep"]["instances"]) == 10
+PY
+"$GMSIM" topology --table | grep -q "^noc_req .* 80x32 *1 "
+if "$GMSIM" topology -o design.nodes=7 --config "$SRC/configs/dcl1/sh40.ini" > /dev/null 2> "$T/err"; then
+    echo "FAIL: bad design accepted"; exit 1
+fi
+grep -q "nodes" "$T/err" || { cat "$T/err"; exit 1; }
 echo "PASS: cli"

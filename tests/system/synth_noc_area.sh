@@ -1,12 +1,13 @@
 #!/bin/sh
 # scripts/noc-area without synthesis: a cache holding made-up router
 # results (area = 1000 * N * M um^2) must give NoC areas equal to the
-# sums over the DC-L1 paper's topologies; `gmsim topology` output is used
-# when the command exists (a stand-in prints one network), the config's
-# [design] keys when it does not.
+# sums over the DC-L1 paper's topologies, whether the networks come from
+# the real `gmsim topology` (the routers a run builds), from a stand-in
+# gmsim printing one network, or from the config's [design] keys when
+# gmsim cannot be run.
 # Args: gmsim path, source dir.
 set -eu
-SRC=$2
+GMSIM=$1 SRC=$2
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 cd "$SRC/scripts"
 /usr/bin/python3 - "$T/cache.json" <<'PY'
@@ -37,9 +38,13 @@ echo '{"design":"sh40_c10","networks":[{"name":"noc1_req","routers":[{"inputs":8
 SH
 chmod +x "$T/gmsim"
 $NA --gmsim "$T/gmsim" --config "$SRC/configs/dcl1/sh40_c10.ini" --json "$T/c.json" > /dev/null 2> "$T/c.err"
-/usr/bin/python3 - "$T/a.json" "$T/b.json" "$T/c.json" <<'PY'
+for d in baseline pr40 sh40 sh40_c10; do
+    $NA --gmsim "$GMSIM" --config "$SRC/configs/dcl1/$d.ini" --json "$T/real-$d.json" > /dev/null 2> "$T/real.err"
+done
+/usr/bin/python3 - "$T/a.json" "$T/b.json" "$T/c.json" "$T"/real-*.json <<'PY'
 import json, sys
-a, b, c = (json.load(open(p))["designs"] for p in sys.argv[1:])
+a, b, c = (json.load(open(p))["designs"] for p in sys.argv[1:4])
+real = [json.load(open(p))["designs"][0] for p in sys.argv[4:]]
 want = {"baseline": 2 * 80 * 32, "pr40": 40 * 2 * 2 + 2 * 40 * 32,
         "sh40": 2 * 80 * 40 + 2 * 40 * 32, "sh40_c10": 10 * 2 * 32 + 4 * 2 * 80}
 got = {d["design"]: d["area_um2"] / 1000 for d in a}
@@ -47,6 +52,10 @@ assert got == want, (got, want)
 assert b[0]["area_um2"] / 1000 == want["sh40_c10"] and "design] keys" in b[0]["source"], b
 assert abs(b[0]["relative_to_baseline"] - want["sh40_c10"] / want["baseline"]) < 1e-3
 assert c[0]["area_um2"] / 1000 == 10 * 32 and "topology" in c[0]["source"], c
+names = {"baseline": "baseline", "Pr40": "pr40", "Sh40": "sh40", "Sh40+C10": "sh40_c10"}
+for d in real:
+    assert "topology" in d["source"], d
+    assert d["area_um2"] / 1000 == want[names[d["design"]]], (d, want)
 print("ok: noc-area sums", got)
 PY
 # A size missing from the cache is an error with --no-synth.

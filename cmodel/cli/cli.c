@@ -1,0 +1,522 @@
+/* The gmsim command line: run, list-workloads, bench, topology, trace. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/topology_cmd.h"
+#include "cli/trace_cmd.h"
+#include "config/config.h"
+#include "designs/system.h"
+#include "stats/report.h"
+#include "workload/walk.h"
+#include "workload/workload.h"
+
+#define MAX_CONFIGS 16
+#define MAX_OVERRIDES 64
+
+static const char *const default_workloads[] = {"gemm", "atax", "reduction"};
+
+typedef struct run_opts {
+    const char *configs[MAX_CONFIGS];
+    int nconfigs;
+    const char *overrides[MAX_OVERRIDES];
+    int noverrides;
+    const char *workload;
+    const char *stats_path;
+    gm_size size;
+    uint64_t seed;
+    int seed_set;
+    uint64_t max_cycles;
+    int max_cycles_set;
+    int quiet;
+    const char *rtl;      /* --rtl PATTERN (co-simulation build only) */
+} run_opts;
+
+static void usage_main(FILE *f)
+{
+    fputs("usage: gmsim [COMMAND] [OPTIONS]\n"
+          "\n"
+          "gmsim is a cycle-level model of a GPU memory system (cores, L1, crossbar\n"
+          "networks, L2 slices, GDDR5 DRAM).\n"
+          "\n"
+          "commands:\n"
+          "  run             simulate one workload on one configuration\n"
+          "  list-workloads  show the built-in workloads\n"
+          "  bench           measure simulation speed (80-core baseline, GEMM small)\n"
+          "  trace           write a workload as Accel-Sim traces (export), summarise one (info)\n"
+          "  topology        list the routers of every network a configuration builds\n"
+          "  (none)          the default job: the baseline on gemm, atax and reduction\n"
+          "                  at size small, printed as a table\n"
+          "\n"
+          "Run 'gmsim COMMAND --help' for a command's options.\n",
+          f);
+}
+
+static void usage_run(FILE *f, const gm_cli_ext *ext)
+{
+    fputs("usage: gmsim run --workload NAME [options]\n"
+          "\n"
+          "  --config FILE      INI configuration; repeat to layer files (later wins).\n"
+          "                     Without it the built-in baseline (configs/baseline.ini).\n"
+          "  -o SECTION.KEY=V   override one key after the files; repeatable\n"
+          "  --workload NAME    a built-in workload (see list-workloads), or\n"
+          "                     trace:PATH/kernelslist.g for Accel-Sim traces (tracer\n"
+          "                     versions 1-5, plain or .xz; docs/traces.md)\n"
+          "  --size S           tiny | small | standard (default small)\n"
+          "  --seed N           seed of every random choice (default: sim.seed)\n"
+          "  --stats FILE       write statistics as JSON ('-' for stdout)\n"
+          "  --max-cycles N     stop after N core cycles (0 = no limit)\n"
+          "  --quiet            no table on stdout\n"
+          "  --help             this text\n"
+          "\n"
+          "Exit status: 0 finished; 1 bad input; 2 deadlock; 3 stopped at max cycles;\n"
+          "4 internal check failed.\n",
+          f);
+    if (ext && ext->run_help)
+        fputs(ext->run_help, f);
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!*s || *s == '-')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int build_config(const run_opts *o, gm_config *cfg)
+{
+    gm_error err = {{0}};
+    gm_config_defaults(cfg);
+    for (int i = 0; i < o->nconfigs; i++)
+        if (gm_config_load_file(cfg, o->configs[i], &err) != 0)
+            goto fail;
+    for (int i = 0; i < o->noverrides; i++)
+        if (gm_config_set(cfg, o->overrides[i], &err) != 0)
+            goto fail;
+    if (o->seed_set)
+        cfg->sim.seed = o->seed;
+    if (o->max_cycles_set)
+        cfg->sim.max_cycles = o->max_cycles;
+    if (gm_config_validate(cfg, &err) != 0)
+        goto fail;
+    return 0;
+fail:
+    fprintf(stderr, "gmsim: %s\n", err.msg);
+    return -1;
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void show_progress(const gm_system *s, void *arg)
+{
+    const double *t0 = arg;
+    double dt = cpu_seconds() - *t0;
+    uint64_t ctas = 0;
+    for (uint32_t i = 0; i < s->ncores; i++)
+        ctas += s->cores[i].stats.ctas_done;
+    fprintf(stderr, "\r[gmsim] cycle %" PRIu64 "  kernel %u/%u  CTAs done %" PRIu64
+                    "  %.0f cycles/s ",
+            s->core_cycle, s->kernel_index + (s->kernel_running ? 1 : 0), s->wl->nkernels,
+            ctas, dt > 0 ? s->core_cycle / dt : 0.0);
+    fflush(stderr);
+}
+
+static int exit_code(gm_run_status st)
+{
+    switch (st) {
+    case GM_RUN_DONE: return 0;
+    case GM_RUN_DEADLOCK: return 2;
+    case GM_RUN_MAX_CYCLES: return 3;
+    default: return 4;
+    }
+}
+
+/* Simulates one workload; fills the result for the caller's table. */
+static int simulate(const gm_config *cfg, const char *wname, gm_size size,
+                    const char *stats_path, int quiet, int progress, gm_run_result *res,
+                    const gm_cli_ext *ext, const char *rtl)
+{
+    gm_error err = {{0}};
+    gm_workload wl;
+    if (gm_workload_build(&wl, wname, size, cfg->sim.seed, &err) != 0) {
+        fprintf(stderr, "gmsim: workload %s: %s\n", wname, err.msg);
+        return 1;
+    }
+    gm_system *s = malloc(sizeof *s);
+    if (!s || gm_system_init(s, cfg, &err) != 0) {
+        fprintf(stderr, "gmsim: %s\n", s ? err.msg : "out of memory");
+        free(s);
+        gm_workload_free(&wl);
+        return 1;
+    }
+    double t0 = cpu_seconds();
+    if (progress && isatty(STDERR_FILENO))
+        s->progress = (gm_progress){.fn = show_progress, .arg = &t0};
+    if (rtl && ext->attach(ext->arg, s, rtl, &err) != 0) {
+        fprintf(stderr, "gmsim: --rtl %s: %s\n", rtl, err.msg);
+        gm_system_free(s);
+        free(s);
+        gm_workload_free(&wl);
+        return 1;
+    }
+    int rc = gm_system_run(s, &wl, &err);
+    double cpu = cpu_seconds() - t0;
+    if (s->progress.fn)
+        fputs("\r\033[K", stderr);
+    if (rc != 0)
+        fprintf(stderr, "gmsim: %s\n", err.msg);
+    if (s->status == GM_RUN_DEADLOCK)
+        fprintf(stderr, "gmsim: %s\n", s->deadlock_report);
+    if (s->status == GM_RUN_MAX_CYCLES)
+        fprintf(stderr, "gmsim: stopped at the cycle limit (%" PRIu64 " core cycles)\n",
+                s->core_cycle);
+
+    gm_run_info info = {.workload = wname, .size = gm_size_name(size), .cpu_seconds = cpu};
+    gm_stats_collect(s, &info, res);
+    int out_rc = 0;
+    if (stats_path) {
+        FILE *f = strcmp(stats_path, "-") == 0 ? stdout : fopen(stats_path, "w");
+        if (!f) {
+            fprintf(stderr, "gmsim: cannot write %s\n", stats_path);
+            out_rc = 1;
+        } else {
+            if (gm_stats_write_json(s, &info, f, &err) != 0) {
+                fprintf(stderr, "gmsim: %s\n", err.msg);
+                out_rc = 1;
+            }
+            if (f != stdout && fclose(f) != 0) {
+                fprintf(stderr, "gmsim: error writing %s\n", stats_path);
+                out_rc = 1;
+            }
+        }
+    }
+    if (!quiet)
+        gm_stats_print_summary(s, &info, stdout);
+    int code = rc != 0 ? 4 : exit_code(s->status);
+    if (rtl && ext->finish && ext->finish(ext->arg, s, &err) != 0) {
+        fprintf(stderr, "gmsim: %s\n", err.msg);
+        code = code ? code : 4;
+    }
+    gm_system_free(s);
+    free(s);
+    gm_workload_free(&wl);
+    return code ? code : out_rc;
+}
+
+static int cmd_run(int argc, char **argv, const gm_cli_ext *ext)
+{
+    run_opts o = {.size = GM_SIZE_SMALL};
+    static const struct option longopts[] = {
+        {"config", required_argument, 0, 'c'},  {"workload", required_argument, 0, 'w'},
+        {"size", required_argument, 0, 's'},    {"seed", required_argument, 0, 'S'},
+        {"stats", required_argument, 0, 'j'},   {"max-cycles", required_argument, 0, 'm'},
+        {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
+        {"rtl", required_argument, 0, 'r'},
+        {0, 0, 0, 0}};
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "o:h", longopts, 0)) != -1) {
+        switch (ch) {
+        case 'c':
+            if (o.nconfigs == MAX_CONFIGS) {
+                fprintf(stderr, "gmsim run: at most %d --config files\n", MAX_CONFIGS);
+                return 1;
+            }
+            o.configs[o.nconfigs++] = optarg;
+            break;
+        case 'o':
+            if (o.noverrides == MAX_OVERRIDES) {
+                fprintf(stderr, "gmsim run: at most %d -o overrides\n", MAX_OVERRIDES);
+                return 1;
+            }
+            o.overrides[o.noverrides++] = optarg;
+            break;
+        case 'w': o.workload = optarg; break;
+        case 's':
+            if (gm_size_parse(optarg, &o.size) != 0) {
+                fprintf(stderr, "gmsim run: --size %s: must be tiny, small or standard\n", optarg);
+                return 1;
+            }
+            break;
+        case 'S':
+            if (parse_u64(optarg, &o.seed) != 0) {
+                fprintf(stderr, "gmsim run: --seed %s: not a non-negative integer\n", optarg);
+                return 1;
+            }
+            o.seed_set = 1;
+            break;
+        case 'j': o.stats_path = optarg; break;
+        case 'm':
+            if (parse_u64(optarg, &o.max_cycles) != 0) {
+                fprintf(stderr, "gmsim run: --max-cycles %s: not a non-negative integer\n", optarg);
+                return 1;
+            }
+            o.max_cycles_set = 1;
+            break;
+        case 'q': o.quiet = 1; break;
+        case 'r':
+            if (!ext || !ext->attach) {
+                fprintf(stderr, "gmsim run: --rtl needs the co-simulation build: gmsim-cosim "
+                                "(cmake -DGM_RTL=ON, docs/verification.md)\n");
+                return 1;
+            }
+            o.rtl = optarg;
+            break;
+        case 'h': usage_run(stdout, ext); return 0;
+        default: usage_run(stderr, ext); return 1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gmsim run: unexpected argument '%s'\n", argv[optind]);
+        return 1;
+    }
+    if (!o.workload) {
+        fprintf(stderr, "gmsim run: --workload is required (see 'gmsim list-workloads')\n");
+        return 1;
+    }
+    gm_config cfg;
+    if (build_config(&o, &cfg) != 0)
+        return 1;
+    gm_run_result res;
+    return simulate(&cfg, o.workload, o.size, o.stats_path, o.quiet, 1, &res, ext, o.rtl);
+}
+
+static int cmd_list(int argc, char **argv)
+{
+    gm_size size = GM_SIZE_SMALL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            puts("usage: gmsim list-workloads [--size tiny|small|standard]\n\n"
+                 "Lists the built-in workloads: suite, replication class, and at the\n"
+                 "given size (default small) the launches, CTAs, warps, warp instructions\n"
+                 "and global memory instructions, counted by generating the streams.");
+            return 0;
+        } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+            if (gm_size_parse(argv[++i], &size) != 0) {
+                fprintf(stderr, "gmsim list-workloads: --size %s: must be tiny, small or standard\n",
+                        argv[i]);
+                return 1;
+            }
+        } else {
+            fprintf(stderr, "gmsim list-workloads: unexpected argument '%s'\n", argv[i]);
+            return 1;
+        }
+    }
+    return gm_stats_list_workloads(stdout, size) == 0 ? 0 : 4;
+}
+
+static int cmd_topology(int argc, char **argv)
+{
+    run_opts o = {0};
+    int table = 0;
+    static const struct option longopts[] = {{"config", required_argument, 0, 'c'},
+                                             {"table", no_argument, 0, 't'},
+                                             {"help", no_argument, 0, 'h'},
+                                             {0, 0, 0, 0}};
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "o:h", longopts, 0)) != -1) {
+        switch (ch) {
+        case 'c':
+            if (o.nconfigs == MAX_CONFIGS) {
+                fprintf(stderr, "gmsim topology: at most %d --config files\n", MAX_CONFIGS);
+                return 1;
+            }
+            o.configs[o.nconfigs++] = optarg;
+            break;
+        case 'o':
+            if (o.noverrides == MAX_OVERRIDES) {
+                fprintf(stderr, "gmsim topology: at most %d -o overrides\n", MAX_OVERRIDES);
+                return 1;
+            }
+            o.overrides[o.noverrides++] = optarg;
+            break;
+        case 't': table = 1; break;
+        case 'h':
+            puts("usage: gmsim topology [--config FILE]... [-o SECTION.KEY=V]... [--table]\n\n"
+                 "Builds the system of the configuration (without running anything) and\n"
+                 "prints, per network and direction (noc_req/noc_rep for the baseline,\n"
+                 "noc1_req/noc1_rep/noc2_req/noc2_rep for DC-L1), its clock and its\n"
+                 "routers grouped by size (inputs x outputs, count, VCs, VC depth, flit\n"
+                 "bytes) and the instance names, as JSON; --table prints a summary table.\n"
+                 "scripts/noc-area reads the JSON to sum synthesized router areas.");
+            return 0;
+        default:
+            return 1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gmsim topology: unexpected argument '%s'\n", argv[optind]);
+        return 1;
+    }
+    gm_config cfg;
+    if (build_config(&o, &cfg) != 0)
+        return 1;
+    gm_error err = {{0}};
+    const char *name = o.nconfigs ? o.configs[o.nconfigs - 1] : "(built-in baseline)";
+    if (gm_topology_print(&cfg, name, table, stdout, &err) != 0) {
+        fprintf(stderr, "gmsim topology: %s\n", err.msg);
+        return 4;
+    }
+    return 0;
+}
+
+static long peak_rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* Generation speed: each kernel's whole warp-instruction stream is
+ * produced without simulating it, so the figure bounds what the workload
+ * library can cost a run. */
+static int bench_generation(const char *only, gm_size size)
+{
+    gm_error err = {{0}};
+    uint64_t total_insts = 0;
+    double total_s = 0, min_rate = 0;
+    const char *slowest = "";
+
+    printf("workload generation benchmark, size %s (whole stream, chunks of 16)\n",
+           gm_size_name(size));
+    printf("%-14s %14s %10s %18s\n", "workload", "warp insts", "CPU s", "M insts / CPU s");
+    for (size_t i = 0; i < gm_workload_catalogue_size(); i++) {
+        const gm_workload_info *info = gm_workload_catalogue_at(i);
+        if (only && strcmp(only, info->name) != 0)
+            continue;
+        gm_workload_bench_result r;
+        if (gm_workload_bench(info->name, size, &r, &err) != 0) {
+            fprintf(stderr, "gmsim bench: %s\n", err.msg);
+            return 1;
+        }
+        double rate = r.insts_per_sec / 1e6;
+        printf("%-14s %14" PRIu64 " %10.3f %18.1f\n", info->name, r.insts, r.seconds, rate);
+        total_insts += r.insts;
+        total_s += r.seconds;
+        if (!*slowest || rate < min_rate) {
+            min_rate = rate;
+            slowest = info->name;
+        }
+    }
+    if (!*slowest) {
+        fprintf(stderr, "gmsim bench: --workload %s: no such workload (see gmsim list-workloads)\n",
+                only);
+        return 1;
+    }
+    printf("%-14s %14" PRIu64 " %10.3f %18.1f\n", "all", total_insts, total_s,
+           total_s > 0 ? total_insts / total_s / 1e6 : 0.0);
+    printf("slowest: %s at %.1f M warp insts per CPU second\n", slowest, min_rate);
+    return 0;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    const char *wname = "gemm";
+    const char *only = NULL;
+    gm_size size = GM_SIZE_SMALL;
+    int generation = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            puts("usage: gmsim bench [--workload NAME] [--size S]\n"
+                 "       gmsim bench --generation [--workload NAME] [--size S]\n\n"
+                 "Runs the 80-core baseline (built-in defaults) on GEMM size small and prints\n"
+                 "simulated core cycles per CPU second, 32 B sector requests per CPU second\n"
+                 "and peak resident memory.\n\n"
+                 "--generation times the workload library alone: every catalogue kernel\n"
+                 "(or NAME) generates its whole stream at size S (default small) and the\n"
+                 "warp instructions generated per CPU second are printed per kernel.");
+            return 0;
+        } else if (strcmp(argv[i], "--generation") == 0) {
+            generation = 1;
+        } else if (strcmp(argv[i], "--workload") == 0 && i + 1 < argc) {
+            only = argv[i + 1];
+            wname = argv[++i];
+        } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+            if (gm_size_parse(argv[++i], &size) != 0) {
+                fprintf(stderr, "gmsim bench: --size %s: must be tiny, small or standard\n", argv[i]);
+                return 1;
+            }
+        } else {
+            fprintf(stderr, "gmsim bench: unexpected argument '%s'\n", argv[i]);
+            return 1;
+        }
+    }
+    if (generation)
+        return bench_generation(only, size);
+    gm_config cfg;
+    gm_config_defaults(&cfg);
+    gm_run_result r;
+    int rc = simulate(&cfg, wname, size, 0, 1, 0, &r, NULL, NULL);
+    if (rc != 0)
+        return rc;
+    printf("benchmark: baseline (%u cores), %s size %s\n", cfg.core.num_cores, wname,
+           gm_size_name(size));
+    printf("  simulated core cycles      %" PRIu64 "\n", r.core_cycles);
+    printf("  warp instructions          %" PRIu64 "\n", r.warp_insts);
+    printf("  32 B sector requests       %" PRIu64 "\n", r.sector_reqs);
+    printf("  CPU seconds                %.3f\n", r.cpu_seconds);
+    printf("  core cycles per CPU second %.0f\n", r.core_cycles / r.cpu_seconds);
+    printf("  sector requests per CPU s  %.0f\n", r.sector_reqs / r.cpu_seconds);
+    printf("  warp insts per CPU second  %.0f\n", r.warp_insts / r.cpu_seconds);
+    printf("  peak RSS                   %.1f MB\n", peak_rss_kb() / 1024.0);
+    return 0;
+}
+
+static int cmd_default(void)
+{
+    gm_config cfg;
+    gm_config_defaults(&cfg);
+    gm_run_result res[sizeof default_workloads / sizeof *default_workloads];
+    size_t n = sizeof default_workloads / sizeof *default_workloads;
+    printf("gmsim default job: baseline (%u cores, %u L2 slices, %u DRAM channels), size small\n\n",
+           cfg.core.num_cores, cfg.l2.slices, cfg.dram.channels);
+    for (size_t i = 0; i < n; i++) {
+        int rc = simulate(&cfg, default_workloads[i], GM_SIZE_SMALL, 0, 1, 1, &res[i], NULL, NULL);
+        if (rc != 0)
+            return rc;
+    }
+    gm_stats_print_table(res, n, stdout);
+    return 0;
+}
+
+int gm_cli_main(int argc, char **argv, const gm_cli_ext *ext)
+{
+    if (argc < 2)
+        return cmd_default();
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1, ext);
+    if (strcmp(cmd, "list-workloads") == 0)
+        return cmd_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "topology") == 0)
+        return cmd_topology(argc - 1, argv + 1);
+    if (strcmp(cmd, "trace") == 0)
+        return gm_cmd_trace(argc - 1, argv + 1);
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage_main(stdout);
+        return 0;
+    }
+    fprintf(stderr, "gmsim: unknown command '%s'\n\n", cmd);
+    usage_main(stderr);
+    return 1;
+}
