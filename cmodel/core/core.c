@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/hash.h"
+
 #define RECS_PER_WARP 8
 
 /* ---- scoreboard ---------------------------------------------------- */
@@ -557,15 +559,6 @@ static void ldst_cycle_direct(gm_core *c, gm_time now)
     ldst_advance(c, e);
 }
 
-static uint64_t fnv1a_u64(uint64_t h, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) {
-        h ^= (v >> (8 * i)) & 0xff;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 /* A line request came back: the instruction completes with its last one. */
 static uint32_t complete_request(gm_core *c, gm_req *r, gm_time now)
 {
@@ -575,7 +568,7 @@ static uint32_t complete_request(gm_core *c, gm_req *r, gm_time now)
     c->stats.mem_latency_n++;
     if (lat > c->stats.mem_latency_max)
         c->stats.mem_latency_max = lat;
-    c->stats.event_hash = fnv1a_u64(fnv1a_u64(c->stats.event_hash, r->id), now);
+    c->stats.event_hash = gm_fnv1a_u64(gm_fnv1a_u64(c->stats.event_hash, r->id), now);
     gm_req_release(c->pool, r);
     c->last_progress = c->cycle;
     if (--rec->remaining)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/hash.h"
 #include "config/config_keys.h"
 #include "workload/walk.h"
 
@@ -131,15 +132,6 @@ static void add_dram(gm_dram_stats *t, const gm_dram_stats *c)
         t->max_queue = c->max_queue;
 }
 
-static uint64_t fnv1a_u64(uint64_t h, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) {
-        h ^= (v >> (8 * i)) & 0xff;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 static void sum_totals(const gm_system *s, totals *t)
 {
     memset(t, 0, sizeof *t);
@@ -147,7 +139,7 @@ static void sum_totals(const gm_system *s, totals *t)
     for (uint32_t i = 0; i < s->ncores; i++) {
         const gm_core *c = &s->cores[i];
         add_core(&t->core, &c->stats);
-        t->event_hash = fnv1a_u64(t->event_hash, c->stats.event_hash);
+        t->event_hash = gm_fnv1a_u64(t->event_hash, c->stats.event_hash);
     }
     /* The "L1" level: the cores' L1Ds, or the DC-L1 nodes' caches. */
     uint32_t nl1 = s->dcl1 ? s->dcl1->topo.nodes : s->ncores;

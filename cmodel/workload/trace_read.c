@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/hash.h"
 #include "workload/build.h"
 #include "workload/sass_map.h"
 #include "workload/walk.h"
@@ -436,14 +437,6 @@ static uint64_t get_u64(const uint8_t *p)
     return v;
 }
 
-static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
-#define FNV_INIT 0xcbf29ce484222325ull
 
 /* A set of 128 B line numbers (open addressing; slots hold line + 1, so
  * 0 is free: line numbers are addresses >> 7, below 2^57). */
@@ -678,7 +671,7 @@ static uint64_t kimage_emit(const kimage *im, uint8_t *dst)
         put_u64(dst + 8 * i, im->index[i]);
     if (im->stream.len)
         memcpy(dst + ib, im->stream.p, im->stream.len);
-    return fnv1a(FNV_INIT, dst, ib + im->stream.len);
+    return gm_fnv1a_bytes(GM_FNV1A_INIT, dst, ib + im->stream.len);
 }
 
 typedef struct kparse {
