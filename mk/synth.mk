@@ -6,12 +6,14 @@
 #                         and the NoC area of the DC-L1 design points; long,
 #                         see docs/results/area-timing.md for the run times
 #   make synth-test       the small flow check (tests/system/synth_small.sh)
+#   make synth-large-test the full sweep with its checks as a ctest regression
+#                         (tests/synth_large/, label synth_large; about an hour)
 # SYNTH_ARGS is passed to scripts/synth (e.g. SYNTH_ARGS="--jobs 2").
 
 SYNTH_ARGS ?=
 SYNTH_JOBS ?= 2
 
-.PHONY: synth synth-large synth-test
+.PHONY: synth synth-large synth-test synth-large-test
 
 synth: deps
 	scripts/synth --sweep router $(SYNTH_ARGS)
@@ -24,3 +26,8 @@ synth-large: deps
 
 synth-test: deps
 	sh tests/system/synth_small.sh $(BUILD)/gmsim .
+
+synth-large-test: deps
+	cmake -S . -B build-synth -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGM_SYNTH_LARGE=ON
+	cmake --build build-synth -j $(JOBS)
+	cd build-synth && ctest --output-on-failure -L synth_large
