@@ -148,25 +148,37 @@ module gm_router #(
   // ---------------------------------------------------------------------
   logic [NumOvc*NumIvc-1:0] va_req;   // [ov*NumIvc + iv], by resource
   logic [NumIvc-1:0]        sa_elig;
+  logic [NumOvc-1:0]        ovc_has_credit;
   logic [DestW-1:0]         req_dest; // scratch
+  logic                     va_want;  // scratch
+
+  // Every index below is a loop constant, compared against the register
+  // value (a decoder), or a one-bit read at a computed index (a mux):
+  // synthesis turns a write at a computed index into a case over every
+  // index value per loop iteration, which does not fit in memory at 8x4.
+  always_comb begin
+    for (int ov = 0; ov < NumOvc; ov++) begin
+      ovc_has_credit[ov] = ovc_credit_q[ov*CntW +: CntW] != '0;
+    end
+  end
 
   always_comb begin
     va_req   = '0;
     sa_elig  = '0;
     req_dest = '0;
+    va_want  = 1'b0;
     for (int iv = 0; iv < NumIvc; iv++) begin
-      if (nonempty[iv] && !ivc_has_ovc_q[iv]) begin
-        req_dest = front[iv*EntryW + DestLsb +: DestW];
-        if (32'(req_dest) < NumOut) begin
-          for (int k = 0; k < NumVcs; k++) begin
-            va_req[(32'(req_dest)*NumVcs + k)*NumIvc + iv] =
-                !ovc_busy_q[32'(req_dest)*NumVcs + k];
-          end
+      va_want  = nonempty[iv] && !ivc_has_ovc_q[iv];
+      req_dest = front[iv*EntryW + DestLsb +: DestW];
+      for (int o = 0; o < NumOut; o++) begin
+        for (int k = 0; k < NumVcs; k++) begin
+          va_req[(o*NumVcs + k)*NumIvc + iv] =
+              va_want && req_dest == DestW'(o) && !ovc_busy_q[o*NumVcs + k];
         end
       end
       if (nonempty[iv] && ivc_has_ovc_q[iv]) begin
-        sa_elig[iv] = ovc_credit_q[(32'(ivc_oport_q[iv*DestW +: DestW])*NumVcs
-                                    + 32'(ivc_ovc_q[iv*VcW +: VcW]))*CntW +: CntW] != '0;
+        sa_elig[iv] = ovc_has_credit[32'(ivc_oport_q[iv*DestW +: DestW])*NumVcs
+                                     + 32'(ivc_ovc_q[iv*VcW +: VcW])];
       end
     end
   end
@@ -219,16 +231,22 @@ module gm_router #(
     .idx_o    (sa_vc)
   );
 
+  logic [DestW-1:0] sa_oport;  // scratch: the port the picked VC holds
   always_comb begin
-    sa_req  = '0;
-    sa_flit = '0;
+    sa_req   = '0;
+    sa_flit  = '0;
+    sa_oport = '0;
     for (int i = 0; i < NumIn; i++) begin
+      sa_oport = '0;
       for (int v = 0; v < NumVcs; v++) begin
         if (vc_grant[i*NumVcs + v]) begin
           sa_flit[i*XbarW +: XbarW] = {ivc_ovc_q[(i*NumVcs + v)*VcW +: VcW],
                                        front[(i*NumVcs + v)*EntryW +: EntryW]};
-          sa_req[32'(ivc_oport_q[(i*NumVcs + v)*DestW +: DestW])*NumIn + i] = 1'b1;
+          sa_oport = ivc_oport_q[(i*NumVcs + v)*DestW +: DestW];
         end
+      end
+      for (int o = 0; o < NumOut; o++) begin
+        sa_req[o*NumIn + i] = (|vc_grant[i*NumVcs +: NumVcs]) && sa_oport == DestW'(o);
       end
     end
   end
