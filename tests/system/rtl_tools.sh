@@ -1,14 +1,15 @@
 #!/bin/sh
 # Tool acceptance of the RTL (SPEC section 5): Verilator 5.006 lint
-# (-Wall, waivers in rtl/lint.vlt) of the router and of each primitive over
+# (-Wall, waivers in rtl/lint.vlt) of the router, the DC-L1 node queues and
+# of each primitive over
 # several parameterizations (sizes 1, 2, powers of two, non-powers of two,
-# the 80x32 baseline, the mutants); Yosys 0.23 synthesis of a small router;
-# Icarus 11 compile (-g2012). Any warning fails.
+# the 80x32 baseline, the mutants); Yosys 0.23 synthesis of a small router and
+# of the node queues; Icarus 11 compile (-g2012). Any warning fails.
 # Usage: rtl_tools.sh GMSIM SOURCE_DIR (the arguments of every system test).
 set -eu
 src=${2:?usage: rtl_tools.sh GMSIM SOURCE_DIR}
 rtl=$src/rtl
-files="$rtl/gm_onehot_mux.sv $rtl/gm_rr_arb.sv $rtl/gm_fifo.sv $rtl/gm_islip.sv $rtl/gm_router.sv"
+files="$rtl/gm_onehot_mux.sv $rtl/gm_rr_arb.sv $rtl/gm_fifo.sv $rtl/gm_islip.sv $rtl/gm_router.sv $rtl/gm_dcl1_queues.sv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -51,6 +52,8 @@ lint gm_onehot_mux N=5 Width=9
 lint gm_islip NumReq=1 NumRes=1 NumGroups=1 Iters=1
 lint gm_islip NumReq=5 NumRes=3 NumGroups=1 Iters=2
 lint gm_islip NumReq=12 NumRes=3 NumGroups=4 Iters=3
+for d in 1 2 3 4 7; do lint gm_dcl1_queues Depth=$d; done
+lint gm_dcl1_queues Depth=2 Mutation=1
 
 # Yosys 0.23: -defer elaborates only with the parameters set by chparam
 # (the required parameters default to 0 outside Verilator).
@@ -66,6 +69,17 @@ else
     fail=1
 fi
 
+if yosys -q -l "$tmp/yosys-q.log" -p "read_verilog -defer -sv -I$rtl $files;
+        chparam -set Depth 3 gm_dcl1_queues; synth -top gm_dcl1_queues; stat" >/dev/null 2>&1 &&
+   ! grep -E -i "^(warning|error)|ERROR:" "$tmp/yosys-q.log" >/dev/null; then
+    cells=$(grep "Number of cells" "$tmp/yosys-q.log" | tail -1 | awk '{print $4}')
+    echo "yosys ok: gm_dcl1_queues depth 3, $cells cells"
+else
+    echo "FAILURE: yosys gm_dcl1_queues"
+    grep -E -i "warning|error" "$tmp/yosys-q.log" | head -20 || true
+    fail=1
+fi
+
 # Icarus 11.
 if iverilog -g2012 -I"$rtl" -o "$tmp/router.vvp" -s gm_router \
         -P gm_router.NumIn=5 -P gm_router.NumOut=3 -P gm_router.NumVcs=3 \
@@ -75,6 +89,15 @@ if iverilog -g2012 -I"$rtl" -o "$tmp/router.vvp" -s gm_router \
 else
     echo "FAILURE: icarus"
     cat "$tmp/iverilog.log"
+    fail=1
+fi
+
+if iverilog -g2012 -I"$rtl" -o "$tmp/queues.vvp" -s gm_dcl1_queues -P gm_dcl1_queues.Depth=3 \
+        $files >"$tmp/iverilog-q.log" 2>&1 && [ ! -s "$tmp/iverilog-q.log" ]; then
+    echo "icarus ok: gm_dcl1_queues depth 3"
+else
+    echo "FAILURE: icarus gm_dcl1_queues"
+    cat "$tmp/iverilog-q.log"
     fail=1
 fi
 
