@@ -98,7 +98,7 @@ module gm_dcl1_queues #(
   logic [HandleW-1:0] h1_handle, h2_handle, h3_handle, h4_handle;
   logic [KindW-1:0]   h1_kind, h2_kind, h3_kind, h4_kind;
   logic               q1_byp, q4_fill, q4_byp, rsp_ready;
-  logic               rr_q, rr_d;
+  logic               rr_q, rr_d, rr_next;
 
   assign has1  = count[Q1*CntW +: CntW] != '0;
   assign has2  = count[Q2*CntW +: CntW] != '0;
@@ -156,6 +156,7 @@ module gm_dcl1_queues #(
     data2 = '0;
     data3 = '0;
     data4 = '0;
+    rr_next = rr_q;
 
     // 1. Q1 head: bypass to Q3, or handed to the cache (a miss or a store
     //    continues to Q3).
@@ -204,15 +205,16 @@ module gm_dcl1_queues #(
     end
 
     // 8. After a contended cycle the loser goes first next time.
-    rr_d = rr_q;
-    if (Mutation != 1) begin
-      if (grant_c && q4_byp) begin
-        rr_d = 1'b0;
-      end else if (grant_q4 && c_rsp_valid_i) begin
-        rr_d = 1'b1;
-      end
+    if (grant_c && q4_byp) begin
+      rr_next = 1'b0;
+    end else if (grant_q4 && c_rsp_valid_i) begin
+      rr_next = 1'b1;
     end
   end
+
+  // A select, not an if on a parameter: coverage would count the constant
+  // arm as a branch no run can take.
+  assign rr_d = (Mutation == 1) ? rr_q : rr_next;
 
   assign push      = {push4, push3, push2, push1};
   assign pop       = {pop4, pop3, pop2, pop1};

@@ -328,6 +328,8 @@ int run_lockstep(const Options& opt, const typename Bench::Config& cfg)
         return 0;
     }
 
+    std::string wave_note = "no waveform (build without TRACE_FST, or C-only mode)";
+    bool wave_ok = false;
 #if VM_TRACE
     if (opt.mode != Mode::kCOnly) {
         // Replay the same seed with tracing on for the last cycles. The run
@@ -339,21 +341,40 @@ int run_lockstep(const Options& opt, const typename Bench::Config& cfg)
         tw.from = r.fail_cycle > opt.wave_window ? r.fail_cycle - opt.wave_window : 0;
         Options o = opt;
         o.quiet = true;
+        std::error_code rm_ec;  // a stale file must not pass for this run's waveform
+        std::filesystem::remove(tw.path, rm_ec);
         RunResult again = run_once<VTop, Bench>(o, cfg, opt.mode, &tw, false);
         std::printf("waveform: %s (cycles %" PRIu64 "..%" PRIu64 "; cycle c has its inputs at"
                     " time 20+10c and ends with the rising edge at 25+10c)\n", tw.path.c_str(),
                     tw.from, tw.to);
-        if (again.ok || again.fail_cycle != r.fail_cycle)
+        if (again.ok || again.fail_cycle != r.fail_cycle) {
             std::printf("note: the replay did not fail at the same cycle (%s)\n",
                         again.ok ? "it passed" : again.why.c_str());
+            wave_note = "waveform replay did not reproduce the failure";
+        } else {
+            std::error_code ec;
+            auto bytes = std::filesystem::file_size(tw.path, ec);
+            wave_ok = !ec && bytes > 0;
+            wave_note = "waveform " + tw.path + " (" +
+                        (ec ? std::string("missing") : std::to_string(bytes) + " bytes") + ")";
+        }
     }
 #endif
     std::printf("reproduce: %s --block %s --config %s --seed %" PRIu64 " --cycles %" PRIu64
                 " [same +verilator+ plusargs]\n", opt.argv && opt.argc ? opt.argv[0] : "gm_lockstep",
                 opt.block.c_str(), opt.config.c_str(), opt.seed, opt.cycles);
-    if (opt.expect_mismatch && r.mismatch) {
-        std::printf("mutation caught: %s\nTEST PASSED\n", r.why.c_str());
-        return 0;
+    if (opt.expect_mismatch) {
+        // A caught mutant must leave what a real failure leaves: the first
+        // mismatch (cycle, port, field, expected, actual) and a waveform
+        // that reproduces it. An assertion, a checker error or a deadlock
+        // is not a lockstep catch.
+        if (r.mismatch && wave_ok) {
+            std::printf("mutation caught: %s; %s\nTEST PASSED\n", r.why.c_str(),
+                        wave_note.c_str());
+            return 0;
+        }
+        std::printf("FAILURE: mutant not caught by a lockstep mismatch with a waveform (%s; %s)\n",
+                    r.mismatch ? "mismatch seen" : r.why.c_str(), wave_note.c_str());
     }
     return 1;
 }

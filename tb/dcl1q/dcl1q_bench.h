@@ -51,6 +51,12 @@ struct Dcl1qKnobs {
     unsigned rsp = 600;        // the cache offers a load reply it has
     unsigned burst = 30;       // a burst of full-rate injection starts
     unsigned idle = 10;        // an idle stretch (no injection) starts
+    unsigned garbage = 300;    // fields beside a 0 valid/accept bit carry junk
+                               // (the block must ignore them)
+    unsigned window = 64;      // requests in flight at most (0: no limit); the
+                               // cores' MSHRs: without a bound a seed whose
+                               // injection outruns its NoC#1 reply rate piles
+                               // up an unbounded backlog that cannot drain
 
     std::string set(const std::string& kv)
     {
@@ -61,25 +67,26 @@ struct Dcl1qKnobs {
         unsigned long v = std::strtoul(kv.c_str() + eq + 1, &end, 0);
         if (*end || v > 1000) return "knob '" + kv + "': value must be 0..1000";
         unsigned* slots[] = {&inj, &atomic, &nonl1, &store, &n1_ready, &n2_ready, &l2_rep,
-                             &accept, &miss, &fill, &rsp, &burst, &idle};
+                             &accept, &miss, &fill, &rsp, &burst, &idle, &garbage, &window};
         const char* names[] = {"inj", "atomic", "nonl1", "store", "n1_ready", "n2_ready",
-                               "l2_rep", "accept", "miss", "fill", "rsp", "burst", "idle"};
+                               "l2_rep", "accept", "miss", "fill", "rsp", "burst", "idle",
+                               "garbage", "window"};
         for (size_t i = 0; i < sizeof names / sizeof *names; i++)
             if (k == names[i]) {
                 *slots[i] = static_cast<unsigned>(v);
                 return "";
             }
         return "knob '" + k + "': unknown (inj atomic nonl1 store n1_ready n2_ready l2_rep "
-               "accept miss fill rsp burst idle)";
+               "accept miss fill rsp burst idle garbage window)";
     }
     std::string describe() const
     {
-        char b[320];
+        char b[400];
         std::snprintf(b, sizeof b,
                       "knobs: inj=%u atomic=%u nonl1=%u store=%u n1_ready=%u n2_ready=%u "
-                      "l2_rep=%u accept=%u miss=%u fill=%u rsp=%u burst=%u idle=%u",
+                      "l2_rep=%u accept=%u miss=%u fill=%u rsp=%u burst=%u idle=%u garbage=%u window=%u",
                       inj, atomic, nonl1, store, n1_ready, n2_ready, l2_rep, accept, miss, fill,
-                      rsp, burst, idle);
+                      rsp, burst, idle, garbage, window);
         return b;
     }
 };
@@ -270,6 +277,11 @@ public:
                      " cache replies held back %" PRIu64 "\n",
                      stats_.injected, stats_.returned, stats_.to_l2, stats_.cache_accepts,
                      stats_.cache_replies, stats_.rsp_blocked);
+        std::fprintf(f, "environment now: outstanding %zu, in L2 %zu, cache replies waiting %zu\n",
+                     outstanding_.size(), l2_.size(), rsp_.size());
+        if (use_c_)
+            std::fprintf(f, "queues (C): counts now %u/%u/%u/%u rr %u\n", model_.q[0].count,
+                         model_.q[1].count, model_.q[2].count, model_.q[3].count, model_.rr);
         if (use_c_)
             std::fprintf(f, "queues (C): bypass Q1->Q3 %" PRIu64 " Q4->Q2 %" PRIu64
                             " max occupancy %u/%u/%u/%u\n",
@@ -299,6 +311,10 @@ private:
         k.n2_ready = 150 + r.below(850);
         k.accept = 200 + r.below(800);
         k.rsp = 200 + r.below(800);
+        k.garbage = r.chance(500) ? r.below(1000) : 0;
+        // Mostly enough in flight to fill every queue (16 entries at depth
+        // 4, plus L2 and the cache); sometimes a nearly serial core.
+        k.window = r.chance(200) ? 1 + r.below(8) : 16 + r.below(240);
         for (const std::string& a : opt.knobs) {
             std::string err = k.set(a);
             if (!err.empty()) {
@@ -342,7 +358,8 @@ private:
                       (burst_left_ > 0 || rng_.chance(knobs_.inj));
         if (idle_left_) idle_left_--;
         if (burst_left_) burst_left_--;
-        if (inject && o.n1_req_ready) {
+        bool window_open = knobs_.window == 0 || outstanding_.size() < knobs_.window;
+        if (inject && window_open && o.n1_req_ready) {
             in_.n1_req_valid = 1;
             // Multiplying by an odd constant is a bijection mod 2^32: the
             // handles stay unique while every bit of them toggles.
@@ -378,6 +395,25 @@ private:
             in_.c_rsp_handle = rsp_.front();
         }
         rsp_offered_ = in_.c_rsp_valid && !o.c_rsp_ready;
+        add_garbage();
+    }
+
+    // Junk on every input field that its valid (or accept) bit makes a
+    // don't-care: the C model ignores them, so must the RTL.
+    void add_garbage()
+    {
+        if (!rng_.chance(knobs_.garbage)) return;
+        uint64_t x = rng_.next();
+        if (!in_.n1_req_valid) {
+            in_.n1_req_handle = static_cast<uint32_t>(x);
+            in_.n1_req_kind = static_cast<uint8_t>((x >> 32) & 3u);
+        }
+        if (!in_.n2_rep_valid) {
+            in_.n2_rep_handle = static_cast<uint32_t>(x >> 16);
+            in_.n2_rep_kind = static_cast<uint8_t>((x >> 48) & 3u);
+        }
+        if (!in_.c_req_accept) in_.c_req_miss = static_cast<uint8_t>((x >> 50) & 1u);
+        if (!in_.c_rsp_valid) in_.c_rsp_handle = static_cast<uint32_t>(x >> 24);
     }
 
     VTop* top_;

@@ -39,6 +39,7 @@
 #include "workload/trace_write.h"
 #include "workload/walk.h"
 #include "workload/workload.h"
+#include "workload_testlib.h"
 
 #define NONE GM_REG_NONE
 
@@ -145,45 +146,18 @@ static void expect_error(const char *text, const char *where, const char *reason
     assert_null(w.priv);
 }
 
-/* The stream hash of test_workload.c: every field the model reads. */
-static uint64_t fnv_byte(uint64_t h, uint8_t b)
-{
-    return (h ^ b) * 0x100000001b3ull;
-}
-
-static uint64_t fnv_u64(uint64_t h, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        h = fnv_byte(h, (uint8_t)(v >> (8 * i)));
-    return h;
-}
-
-#define FNV_INIT 0xcbf29ce484222325ull
-
-static uint64_t hash_inst(uint64_t h, const gm_inst *in)
-{
-    h = fnv_byte(h, in->op);
-    h = fnv_byte(h, in->dst);
-    for (int s = 0; s < GM_MAX_SRC; s++)
-        h = fnv_byte(h, in->src[s]);
-    h = fnv_byte(h, in->width);
-    h = fnv_byte(h, in->flags);
-    h = fnv_u64(h, in->mask, 4);
-    if (gm_op_is_mem(in->op))
-        for (int l = 0; l < GM_WARP_SIZE; l++)
-            if (in->mask >> l & 1)
-                h = fnv_u64(h, in->addr[l], 8);
-    return h;
-}
-
-static uint64_t hash_warp(const gm_kernel *k, uint32_t cta, uint32_t warp)
+/* The stream hash of test_workload.c (hash_inst), over a lighter walk
+ * than run_warp: 16 at a time, one EXIT and nothing after it; the chunk
+ * bounds and "stays finished" are not asserted here. */
+static uint64_t hash_warp(const gm_kernel *k, uint32_t cta, uint32_t warp, int chunk)
 {
     gm_inst buf[16];
     gm_warp_gen g;
-    uint64_t h = FNV_INIT;
+    uint64_t h = GM_FNV1A_INIT;
     int n, exits = 0;
+    assert_true(chunk <= 16);
     gm_warp_gen_start(&g, cta, warp);
-    while ((n = k->gen(k, &g, buf, 16)) > 0)
+    while ((n = k->gen(k, &g, buf, chunk)) > 0)
         for (int i = 0; i < n; i++) {
             assert_int_equal(exits, 0);
             exits += buf[i].op == GM_OP_EXIT;
@@ -193,16 +167,9 @@ static uint64_t hash_warp(const gm_kernel *k, uint32_t cta, uint32_t warp)
     return h;
 }
 
-static uint64_t hash_workload(const gm_workload *w)
+static uint64_t stream_hash(const gm_workload *w)
 {
-    uint64_t h = FNV_INIT;
-    for (uint32_t ki = 0; ki < w->nkernels; ki++) {
-        const gm_kernel *k = &w->kernels[ki];
-        for (uint32_t c = 0; c < gm_kernel_ctas(k); c++)
-            for (uint32_t wi = 0; wi < gm_kernel_warps_per_cta(k); wi++)
-                h = fnv_u64(h, hash_warp(k, c, wi), 8);
-    }
-    return h;
+    return hash_workload_with(w, hash_warp, 16);
 }
 
 static void make_temp_dir(char *buf, size_t cap)
@@ -809,7 +776,7 @@ static void test_xz_input(void **state)
     assert_int_equal(gm_trace_workload_from_buffer(&a, text, len, "plain", &err), 0);
     if (gm_trace_workload_from_buffer(&b, z, zlen, "xz", &err) != 0)
         fail_msg("%s", err.msg);
-    assert_true(hash_workload(&a) == hash_workload(&b));
+    assert_true(stream_hash(&a) == stream_hash(&b));
     gm_workload_free(&b);
     /* Through files: the list names a .traceg.xz (xz is told by its
      * magic bytes, not by the name). */
@@ -821,7 +788,7 @@ static void test_xz_input(void **state)
     write_file(p, list, strlen(list));
     if (gm_trace_workload_build(&c, p, &err) != 0)
         fail_msg("%s", err.msg);
-    assert_true(hash_workload(&a) == hash_workload(&c));
+    assert_true(stream_hash(&a) == stream_hash(&c));
     gm_workload_free(&c);
     /* Truncated or damaged xz data is an error that says so. */
     for (size_t cut = 0; cut < zlen; cut += 7) {
@@ -1307,8 +1274,8 @@ static void test_roundtrip_builtins(void **state)
         gm_error err = {{0}};
         char dir[256];
         export_and_read(names[i], &a, &b, &c, dir, sizeof dir);
-        uint64_t h = hash_workload(&a);
-        if (hash_workload(&b) != h || hash_workload(&c) != h)
+        uint64_t h = stream_hash(&a);
+        if (stream_hash(&b) != h || stream_hash(&c) != h)
             fail_msg("%s: stream hash differs after export", names[i]);
         assert_int_equal(gm_trace_compare(&a, &b, &d, &err), 0);
         assert_true(d.insts > 0);
@@ -1367,7 +1334,7 @@ static int rule_touches(const rule_lines *r, const gm_inst *in)
 /* The stream hash of w with every global load's flag set by the rule. */
 static uint64_t hash_with_rule(const gm_workload *w)
 {
-    uint64_t h = FNV_INIT;
+    uint64_t h = GM_FNV1A_INIT;
     gm_inst buf[16];
     for (uint32_t ki = 0; ki < w->nkernels; ki++) {
         const gm_kernel *k = &w->kernels[ki];
@@ -1376,7 +1343,7 @@ static uint64_t hash_with_rule(const gm_workload *w)
             for (uint32_t c = 0; c < gm_kernel_ctas(k); c++)
                 for (uint32_t wi = 0; wi < gm_kernel_warps_per_cta(k); wi++) {
                     gm_warp_gen g;
-                    uint64_t hw = FNV_INIT;
+                    uint64_t hw = GM_FNV1A_INIT;
                     int n;
                     gm_warp_gen_start(&g, c, wi);
                     while ((n = k->gen(k, &g, buf, 16)) > 0)
@@ -1397,7 +1364,7 @@ static uint64_t hash_with_rule(const gm_workload *w)
                             }
                         }
                     if (pass == 1)
-                        h = fnv_u64(h, hw, 8);
+                        h = gm_fnv1a_u64(h, hw);
                 }
             if (pass == 0 && stored.n)
                 qsort(stored.v, stored.n, sizeof *stored.v, cmp_u64);
@@ -1429,7 +1396,7 @@ static void test_read_only_flags_follow_the_rule(void **state)
         char dir[256];
         export_and_read(names[i], &a, &b, &c, dir, sizeof dir);
         uint64_t rule = hash_with_rule(&a);
-        if (hash_workload(&b) != rule)
+        if (stream_hash(&b) != rule)
             fail_msg("%s: imported flags are not the 128 B line rule", names[i]);
         assert_int_equal(gm_trace_compare(&a, &b, &d, &err), 0);
         if (d.shape || d.length || d.op || d.mask || d.regs || d.width || d.addr)
@@ -1539,7 +1506,7 @@ static void test_lazy_any_order(void **state)
         assert_int_equal(res.kernels[0].gen(&res.kernels[0], &ra, &r, 1), 0);
     }
     assert_int_equal(compared, (4 + 2 + 1 + 3) + 4 * 5);
-    assert_true(hash_workload(&res) == hash_workload(&lazy));
+    assert_true(stream_hash(&res) == stream_hash(&lazy));
     assert_int_equal(gm_trace_workload_check(&lazy, &err), 0);
     gm_workload_free(&res);
     gm_workload_free(&lazy);

@@ -29,6 +29,7 @@
 #include "workload/kernels/kernels.h"
 #include "workload/walk.h"
 #include "workload/workload.h"
+#include "workload_testlib.h"
 
 #define BASE 0x10000000ull
 #define LINE 128u
@@ -109,166 +110,29 @@ static array *find_array(check *c, uint64_t addr)
     return NULL;
 }
 
-/* ---------------------------------------------------------------- hashing */
-
-static uint64_t fnv_byte(uint64_t h, uint8_t b)
-{
-    return (h ^ b) * 0x100000001b3ull;
-}
-
-static uint64_t fnv_u64(uint64_t h, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        h = fnv_byte(h, (uint8_t)(v >> (8 * i)));
-    return h;
-}
-
-#define FNV_INIT 0xcbf29ce484222325ull
-
-static int is_mem(int op)
-{
-    return op == GM_OP_SHARED_LD || op == GM_OP_SHARED_ST || op == GM_OP_GLOBAL_LD ||
-           op == GM_OP_GLOBAL_ST || op == GM_OP_ATOMIC || op == GM_OP_LOCAL_LD ||
-           op == GM_OP_LOCAL_ST || op == GM_OP_TEX_LD || op == GM_OP_CONST_LD;
-}
-
-static uint64_t hash_inst(uint64_t h, const gm_inst *in)
-{
-    h = fnv_byte(h, in->op);
-    h = fnv_byte(h, in->dst);
-    for (int s = 0; s < GM_MAX_SRC; s++)
-        h = fnv_byte(h, in->src[s]);
-    h = fnv_byte(h, in->width);
-    h = fnv_byte(h, in->flags);
-    h = fnv_u64(h, in->mask, 4);
-    if (is_mem(in->op))
-        for (int l = 0; l < GM_WARP_SIZE; l++)
-            if (in->mask >> l & 1)
-                h = fnv_u64(h, in->addr[l], 8);
-    return h;
-}
-
-/* ---------------------------------------------------------------- walking */
-
-/* Generates one warp to its end in chunks of `chunk`, checking the
- * generator contract, and calls fn on each instruction. */
-typedef void (*inst_fn)(const gm_inst *in, uint32_t exist, void *arg);
-
-static uint64_t run_warp(const gm_kernel *k, uint32_t cta, uint32_t warp, int chunk,
-                         inst_fn fn, void *arg)
-{
-    gm_inst *buf = malloc((size_t)chunk * sizeof *buf);
-    gm_warp_gen g;
-    uint64_t h = FNV_INIT;
-    uint32_t exist = gm_warp_exist_mask(gm_kernel_threads_per_cta(k), warp);
-    int exits = 0;
-
-    assert_non_null(buf);
-    memset(&g, 0, sizeof g);
-    g.cta = cta;
-    g.warp = warp;
-    for (;;) {
-        int n = k->gen(k, &g, buf, chunk);
-        assert_true(n >= 0 && n <= chunk);
-        if (n == 0)
-            break;
-        for (int i = 0; i < n; i++) {
-            assert_int_equal(exits, 0);   /* nothing after EXIT */
-            exits += buf[i].op == GM_OP_EXIT;
-            h = hash_inst(h, &buf[i]);
-            if (fn)
-                fn(&buf[i], exist, arg);
-        }
-    }
-    assert_int_equal(exits, 1);
-    assert_int_equal(k->gen(k, &g, buf, chunk), 0);   /* stays finished */
-    free(buf);
-    return h;
-}
-
-static uint64_t hash_workload(const gm_workload *w, int chunk)
-{
-    uint64_t h = FNV_INIT;
-    for (uint32_t ki = 0; ki < w->nkernels; ki++) {
-        const gm_kernel *k = &w->kernels[ki];
-        for (uint32_t c = 0; c < gm_kernel_ctas(k); c++)
-            for (uint32_t wi = 0; wi < gm_kernel_warps_per_cta(k); wi++)
-                h = fnv_u64(h, run_warp(k, c, wi, chunk, NULL, NULL), 8);
-    }
-    return h;
-}
-
 /* ---------------------------------------------------------------- checks */
-
-typedef struct warp_regs {
-    uint8_t defined[256];
-    uint8_t pending_load[256];   /* written by a load, not yet read */
-} warp_regs;
 
 typedef struct inst_ctx {
     check *c;
-    warp_regs regs;
+    reg_use regs;   /* whole-register: any read consumes a load */
 } inst_ctx;
-
-static int distinct(uint64_t *v, int n)
-{
-    /* insertion sort, then count runs */
-    for (int i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) {
-            v[j + 1] = v[j];
-            j--;
-        }
-        v[j + 1] = x;
-    }
-    int d = 0;
-    for (int i = 0; i < n; i++)
-        d += i == 0 || v[i] != v[i - 1];
-    return d;
-}
 
 static void check_inst(const gm_inst *in, uint32_t exist, void *arg)
 {
     inst_ctx *x = arg;
     check *c = x->c;
 
-    assert_true(in->op < GM_OP_COUNT);
+    check_lanes(in, exist);
     c->op[in->op]++;
-    assert_int_equal(in->mask & ~exist, 0);   /* only lanes that exist */
-    assert_int_not_equal(in->mask, 0);        /* idle paths are branched over */
-    if (in->op == GM_OP_EXIT || in->op == GM_OP_BARRIER)
-        assert_int_equal(in->mask, exist);
+    check_regs(&x->regs, in);
 
-    /* registers: sources written before, loads consumed before overwritten */
-    for (int s = 0; s < GM_MAX_SRC; s++) {
-        uint8_t r = in->src[s];
-        if (r == GM_REG_NONE)
-            continue;
-        assert_true(r < GM_NUM_REGS);
-        assert_true(x->regs.defined[r]);
-        x->regs.pending_load[r] = 0;
-    }
-    if (in->dst != GM_REG_NONE) {
-        assert_true(in->dst < GM_NUM_REGS);
-        assert_false(x->regs.pending_load[in->dst]);
-        x->regs.defined[in->dst] = 1;
-        x->regs.pending_load[in->dst] =
-            in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_SHARED_LD;
-    }
-
-    if (!is_mem(in->op)) {
+    if (!gm_op_is_mem(in->op)) {
         assert_int_equal(in->flags, 0);
         return;
     }
     assert_int_equal(in->width, 4);
     if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
-        assert_int_equal(in->flags, 0);
-        for (int l = 0; l < GM_WARP_SIZE; l++)
-            if (in->mask >> l & 1) {
-                assert_true(in->addr[l] + 4 <= c->smem_bytes);
-                assert_int_equal(in->addr[l] % 4, 0);
-            }
+        check_shared(in, c->smem_bytes);
         return;
     }
     assert_true(in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_GLOBAL_ST);
@@ -328,8 +192,7 @@ static void check_kernel(const gm_kernel *k, check *c, const expect *e)
             memset(&x, 0, sizeof x);
             x.c = c;
             run_warp(k, cta, w, 16, check_inst, &x);
-            for (int r = 0; r < 256; r++)
-                assert_false(x.regs.pending_load[r]);   /* every load used */
+            check_regs_consumed(&x.regs, k, cta, w);
         }
     }
     for (int op = 0; op < GM_OP_COUNT; op++) {
@@ -700,34 +563,7 @@ static void test_interleaved(void **state)
         gm_workload w;
         gm_error err;
         assert_int_equal(gm_workload_build(&w, info->name, GM_SIZE_TINY, 1, &err), 0);
-        const gm_kernel *k = &w.kernels[0];
-        uint32_t nw = gm_kernel_warps_per_cta(k);
-        gm_warp_gen g[64];
-        uint64_t h[64];
-        int done[64] = {0}, left = (int)nw;
-        gm_inst buf[16];
-        assert_true(nw <= 64);
-        for (uint32_t i = 0; i < nw; i++) {
-            memset(&g[i], 0, sizeof g[i]);
-            g[i].cta = 1;
-            g[i].warp = i;
-            h[i] = FNV_INIT;
-        }
-        while (left) {
-            for (uint32_t i = 0; i < nw; i++) {
-                if (done[i])
-                    continue;
-                int n = k->gen(k, &g[i], buf, 16);
-                if (n == 0) {
-                    done[i] = 1;
-                    left--;
-                }
-                for (int j = 0; j < n; j++)
-                    h[i] = hash_inst(h[i], &buf[j]);
-            }
-        }
-        for (uint32_t i = 0; i < nw; i++)
-            assert_true(h[i] == run_warp(k, 1, i, 16, NULL, NULL));
+        check_round_robin(&w.kernels[0], 1);
         gm_workload_free(&w);
     }
 }

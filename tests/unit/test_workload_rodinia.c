@@ -42,6 +42,7 @@
 #include "workload/kernels/kernels_rodinia.h"
 #include "workload/walk.h"
 #include "workload/workload.h"
+#include "workload_testlib.h"
 
 #define BASE 0x10000000ull
 #define LINE 128u
@@ -194,123 +195,13 @@ static void expect_acc(kcheck *c, int arr, uint64_t addr, int width, int store, 
 #define LD(c, arr, addr, w) expect_acc((c), (arr), (addr), (w), 0, 0)
 #define ST(c, arr, addr, w) expect_acc((c), (arr), (addr), (w), 1, 0)
 
-/* ---------------------------------------------------------------- hashing */
-
-static uint64_t fnv_byte(uint64_t h, uint8_t b)
-{
-    return (h ^ b) * 0x100000001b3ull;
-}
-
-static uint64_t fnv_u64(uint64_t h, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        h = fnv_byte(h, (uint8_t)(v >> (8 * i)));
-    return h;
-}
-
-#define FNV_INIT 0xcbf29ce484222325ull
-
-static uint64_t hash_inst(uint64_t h, const gm_inst *in)
-{
-    h = fnv_byte(h, in->op);
-    h = fnv_byte(h, in->dst);
-    for (int s = 0; s < GM_MAX_SRC; s++)
-        h = fnv_byte(h, in->src[s]);
-    h = fnv_byte(h, in->width);
-    h = fnv_byte(h, in->flags);
-    h = fnv_u64(h, in->mask, 4);
-    if (gm_op_is_mem(in->op))
-        for (int l = 0; l < GM_WARP_SIZE; l++)
-            if (in->mask >> l & 1)
-                h = fnv_u64(h, in->addr[l], 8);
-    return h;
-}
-
-/* ---------------------------------------------------------------- walking */
-
-typedef void (*inst_fn)(const gm_inst *in, uint32_t exist, void *arg);
-
-static gm_inst chunk_buf[4096];
-
-/* Generates one warp to its end in chunks, checking the generator contract. */
-static uint64_t run_warp(const gm_kernel *k, uint32_t cta, uint32_t warp, int chunk,
-                         inst_fn fn, void *arg)
-{
-    gm_warp_gen g;
-    uint64_t h = FNV_INIT;
-    uint32_t exist = gm_warp_exist_mask(gm_kernel_threads_per_cta(k), warp);
-    int exits = 0;
-
-    assert_true(chunk <= 4096);
-    gm_warp_gen_start(&g, cta, warp);
-    for (;;) {
-        int n = k->gen(k, &g, chunk_buf, chunk);
-        assert_true(n >= 0 && n <= chunk);
-        if (n == 0)
-            break;
-        for (int i = 0; i < n; i++) {
-            assert_int_equal(exits, 0);
-            exits += chunk_buf[i].op == GM_OP_EXIT;
-            h = hash_inst(h, &chunk_buf[i]);
-            if (fn)
-                fn(&chunk_buf[i], exist, arg);
-        }
-    }
-    assert_int_equal(exits, 1);
-    assert_int_equal(k->gen(k, &g, chunk_buf, chunk), 0);
-    return h;
-}
-
-static uint64_t hash_workload(const gm_workload *w, int chunk)
-{
-    uint64_t h = FNV_INIT;
-    for (uint32_t ki = 0; ki < w->nkernels; ki++) {
-        const gm_kernel *k = &w->kernels[ki];
-        for (uint32_t c = 0; c < gm_kernel_ctas(k); c++)
-            for (uint32_t wi = 0; wi < gm_kernel_warps_per_cta(k); wi++)
-                h = fnv_u64(h, run_warp(k, c, wi, chunk, NULL, NULL), 8);
-    }
-    return h;
-}
-
 /* ---------------------------------------------------------------- instruction checks */
-
-typedef struct warp_regs {
-    uint8_t defined[256];
-    uint32_t pending[256];   /* lanes written by a load and not read since */
-} warp_regs;
 
 typedef struct inst_ctx {
     kcheck *c;
     uint32_t cta, warp;
-    warp_regs regs;
+    reg_use regs;   /* lanewise: a read consumes a load only in its lanes */
 } inst_ctx;
-
-static int is_load(int op)
-{
-    return op == GM_OP_GLOBAL_LD || op == GM_OP_SHARED_LD;
-}
-
-static void check_regs(warp_regs *r, const gm_inst *in)
-{
-    for (int s = 0; s < GM_MAX_SRC; s++) {
-        uint8_t x = in->src[s];
-        if (x == GM_REG_NONE)
-            continue;
-        assert_true(x < GM_NUM_REGS);
-        assert_true(r->defined[x]);
-        r->pending[x] &= ~in->mask;
-    }
-    if (in->dst != GM_REG_NONE) {
-        assert_true(in->dst < GM_NUM_REGS);
-        if (r->pending[in->dst] & in->mask)
-            fail_msg("op %d overwrites r%d, loaded and never read in lanes %08x", in->op,
-                     in->dst, r->pending[in->dst] & in->mask);
-        r->defined[in->dst] = 1;
-        if (is_load(in->op))
-            r->pending[in->dst] |= in->mask;
-    }
-}
 
 /* The instruction's array: one for which every active lane has an
  * expected access left (the first such array if several). */
@@ -376,12 +267,8 @@ static void check_inst(const gm_inst *in, uint32_t exist, void *arg)
     inst_ctx *x = arg;
     kcheck *c = x->c;
 
-    assert_true(in->op < GM_OP_COUNT);
+    check_lanes(in, exist);
     c->op[in->op]++;
-    assert_int_equal(in->mask & ~exist, 0);
-    assert_int_not_equal(in->mask, 0);
-    if (in->op == GM_OP_EXIT || in->op == GM_OP_BARRIER)
-        assert_int_equal(in->mask, exist);
     check_regs(&x->regs, in);
     if (!gm_op_is_mem(in->op)) {
         assert_int_equal(in->flags, 0);
@@ -390,13 +277,7 @@ static void check_inst(const gm_inst *in, uint32_t exist, void *arg)
     assert_true(in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST ||
                 in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_GLOBAL_ST);
     if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
-        assert_int_equal(in->width, 4);
-        assert_int_equal(in->flags, 0);
-        for (int l = 0; l < GM_WARP_SIZE; l++)
-            if (in->mask >> l & 1) {
-                assert_true(in->addr[l] + 4 <= c->smem_bytes);
-                assert_int_equal(in->addr[l] % 4, 0);
-            }
+        check_shared(in, c->smem_bytes);
         return;
     }
     check_global(c, in, x->cta, x->warp);
@@ -412,11 +293,9 @@ static void check_kernel(const gm_kernel *k, kcheck *c, const uint64_t *op)
             x.c = c;
             x.cta = cta;
             x.warp = w;
+            x.regs.lanewise = 1;
             run_warp(k, cta, w, 16, check_inst, &x);
-            for (int r = 0; r < 256; r++)
-                if (x.regs.pending[r])
-                    fail_msg("%s cta %u warp %u: r%d loaded and never read", k->name, cta, w,
-                             r);
+            check_regs_consumed(&x.regs, k, cta, w);
         }
     }
     for (size_t i = 0; i < c->exp.cap; i++)
@@ -834,16 +713,17 @@ static void test_srad_north_edge(void **state)
     const gm_kernel *k = &w.kernels[0];
     const gm_srad_params *p = k->params;
     gm_warp_gen g;
+    gm_inst buf[64];
     gm_warp_gen_start(&g, 0, 0);
-    int n = k->gen(k, &g, chunk_buf, 64), found = 0;
+    int n = k->gen(k, &g, buf, 64), found = 0;
     for (int i = 0; i < n && !found; i++) {
-        if (chunk_buf[i].op != GM_OP_GLOBAL_LD)
+        if (buf[i].op != GM_OP_GLOBAL_LD)
             continue;
         found = 1;
         for (int l = 0; l < 32; l++)
-            assert_int_equal(chunk_buf[i].addr[l], p->j - 4ull * p->cols + 4 * (l % 16));
-        assert_true(chunk_buf[i].addr[0] < p->j);
-        assert_int_equal(chunk_buf[i].flags, GM_INST_READ_ONLY);
+            assert_int_equal(buf[i].addr[l], p->j - 4ull * p->cols + 4 * (l % 16));
+        assert_true(buf[i].addr[0] < p->j);
+        assert_int_equal(buf[i].flags, GM_INST_READ_ONLY);
     }
     assert_true(found);
     gm_workload_free(&w);
@@ -2175,31 +2055,8 @@ static void test_determinism(void **state)
         /* the warps of one CTA of every kernel, in round-robin chunks of 16 */
         for (uint32_t kk = 0; kk < a.nkernels; kk += 1 + a.nkernels / 8) {
             const gm_kernel *k = &a.kernels[kk];
-            uint32_t nw = gm_kernel_warps_per_cta(k), cta = gm_kernel_ctas(k) / 2;
-            gm_warp_gen g[16];
-            uint64_t hw[16];
-            int done[16] = {0}, left = (int)nw;
-            gm_inst buf[16];
-            assert_true(nw <= 16);
-            for (uint32_t wi = 0; wi < nw; wi++) {
-                gm_warp_gen_start(&g[wi], cta, wi);
-                hw[wi] = FNV_INIT;
-            }
-            while (left) {
-                for (uint32_t wi = 0; wi < nw; wi++) {
-                    if (done[wi])
-                        continue;
-                    int n = k->gen(k, &g[wi], buf, 16);
-                    if (n == 0) {
-                        done[wi] = 1;
-                        left--;
-                    }
-                    for (int j = 0; j < n; j++)
-                        hw[wi] = hash_inst(hw[wi], &buf[j]);
-                }
-            }
-            for (uint32_t wi = 0; wi < nw; wi++)
-                assert_true(hw[wi] == run_warp(k, cta, wi, 16, NULL, NULL));
+            assert_true(gm_kernel_warps_per_cta(k) <= 16);
+            check_round_robin(k, gm_kernel_ctas(k) / 2);
         }
         gm_workload_free(&a);
         gm_workload_free(&b);

@@ -1,0 +1,307 @@
+// gmsim-cosim: the gmsim command plus `run --rtl PATTERN`, which realizes
+// the matching router instances of the simulated system by their Verilated
+// RTL (docs/cosim.md). The RTL drives the network; the C router runs in
+// shadow on the same inputs (cmodel/noc/xbar.c, tick_with_twin) and every
+// output field is compared every network cycle. The first divergence stops
+// the run with its cycle, instance, port, field, expected and actual values
+// and, by replaying the same deterministic run with tracing on, leaves an
+// FST of that instance's last cycles.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fnmatch.h>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cosim/cosim.h"
+#include "router/router_bench.h"
+
+extern "C" {
+#include "cli/cli.h"
+#include "designs/system.h"
+#include "noc/xbar.h"
+}
+
+namespace gm_cosim {
+
+std::vector<ModelKind>& model_registry()
+{
+    static std::vector<ModelKind> r;
+    return r;
+}
+
+namespace {
+
+constexpr uint64_t kWaveWindow = 200;  // network cycles of FST before a divergence
+
+bool same_cfg(const gm_router_cfg& a, const gm_router_cfg& b)
+{
+    return a.n_in == b.n_in && a.n_out == b.n_out && a.vcs == b.vcs && a.depth == b.depth &&
+           a.stages == b.stages && a.iters == b.iters;
+}
+
+std::string cfg_text(const gm_router_cfg& c)
+{
+    char b[96];
+    std::snprintf(b, sizeof b, "%ux%u vcs %u depth %u stages %u iters %u", c.n_in, c.n_out, c.vcs,
+                  c.depth, c.stages, c.iters);
+    return b;
+}
+
+struct Twin;
+
+// Everything one co-simulated run holds; the gm_cli_ext argument.
+struct Session {
+    int argc = 0;
+    char** argv = nullptr;
+    std::unique_ptr<VerilatedContext> ctx;
+    std::vector<std::unique_ptr<Twin>> twins;
+    gm_system* sys = nullptr;
+    std::string divergence;      // first failure (mismatch or RTL assertion), or ""
+    std::string diverged_name;   // its instance
+    uint64_t diverged_cycle = 0;
+    double cpu0 = 0;
+    // Replay for the waveform (set from the environment by the parent).
+    std::string wave_path, wave_instance;
+    uint64_t wave_from = 0;
+    bool replaying = false;
+};
+
+// One instance: the gm_router_twin callbacks over an RtlRouter.
+struct Twin {
+    Session* s = nullptr;
+    std::string name;
+    gm_router_cfg cfg{};
+    std::unique_ptr<RtlRouter> rtl;
+    gm_router_twin hook{};
+    uint64_t compared = 0;
+    uint64_t cycle = 0;  // network cycle of the last compare (the current one)
+    bool tracing = false;
+};
+
+// Records the first failure of the run and asks the system to stop after
+// the current edge; later ones (other instances in the same edge) are
+// only printed.
+void record_failure(Twin* t, uint64_t cycle, const std::string& what)
+{
+    Session* s = t->s;
+    if (!s->divergence.empty()) return;
+    s->divergence = what;
+    s->diverged_name = t->name;
+    s->diverged_cycle = cycle;
+    gm_system_request_stop(s->sys, s->divergence.c_str());
+}
+
+void twin_eval(void* ctx, gm_router_out* out)
+{
+    static_cast<Twin*>(ctx)->rtl->outputs(out);
+}
+
+void twin_tick(void* ctx, const gm_router_in* in)
+{
+    Twin* t = static_cast<Twin*>(ctx);
+    Session* s = t->s;
+    if (!t->tracing && !s->wave_path.empty() && t->name == s->wave_instance &&
+        t->cycle >= s->wave_from) {
+        t->rtl->trace_open(s->wave_path);
+        t->tracing = true;
+    }
+    t->rtl->clock(*in, t->cycle);
+    // A failed RTL assertion is reported by Verilator on stderr; with
+    // fatalOnError off it is noticed here so that it stops the run with
+    // the instance named, like a divergence.
+    if (s->ctx->gotError() || s->ctx->gotFinish()) {
+        char msg[200];
+        std::snprintf(msg, sizeof msg,
+                      "co-simulation: RTL of %s stopped at network cycle %" PRIu64
+                      " (%s; Verilator printed why on stdout)",
+                      t->name.c_str(), t->cycle,
+                      s->ctx->gotError() ? "assertion or $error" : "$finish");
+        record_failure(t, t->cycle, msg);
+    }
+}
+
+int twin_compare(void* ctx, uint64_t cycle, const gm_router_out* expected,
+                 const gm_router_out* actual)
+{
+    Twin* t = static_cast<Twin*>(ctx);
+    t->compared++;
+    t->cycle = cycle;
+    gm_tb::Checker chk;
+    gm_tb::router_compare(t->cfg, *expected, *actual, chk);
+    if (!chk.failed()) return 0;
+    for (const auto& l : chk.lines())
+        std::fprintf(stderr, "FAILURE: %s cycle %" PRIu64 ": %s\n", t->name.c_str(), cycle,
+                     l.c_str());
+    char head[160];
+    std::snprintf(head, sizeof head,
+                  "co-simulation: RTL of %s diverged from the C router at network cycle "
+                  "%" PRIu64 " (%zu field%s): ",
+                  t->name.c_str(), cycle, chk.lines().size(), chk.lines().size() == 1 ? "" : "s");
+    record_failure(t, cycle, head + chk.lines()[0]);
+    return 1;
+}
+
+// PATTERN: comma-separated items; "all" is every router, a network name
+// (noc, noc1, noc2) every router of that network, anything else a glob
+// over instance names (gmsim topology lists them).
+bool pattern_matches(const std::string& pattern, const gm_xbar_ref& r)
+{
+    size_t start = 0;
+    while (start <= pattern.size()) {
+        size_t end = pattern.find(',', start);
+        if (end == std::string::npos) end = pattern.size();
+        std::string item = pattern.substr(start, end - start);
+        if (item == "all" || item == r.network ||
+            (!item.empty() && fnmatch(item.c_str(), r.xbar->name, 0) == 0))
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+const ModelKind* find_model(const gm_router_cfg& c)
+{
+    for (const ModelKind& k : model_registry())
+        if (same_cfg(k.cfg, c)) return &k;
+    return nullptr;
+}
+
+std::string built_models()
+{
+    std::string s;
+    for (const ModelKind& k : model_registry()) s += "\n  " + cfg_text(k.cfg);
+    return s;
+}
+
+double cpu_now()
+{
+    return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+}
+
+int attach(void* arg, gm_system* sys, const char* pattern, gm_error* err)
+{
+    Session* s = static_cast<Session*>(arg);
+    s->sys = sys;
+    s->ctx = std::make_unique<VerilatedContext>();
+    s->ctx->fatalOnError(false);
+    s->ctx->commandArgs(s->argc, s->argv);
+    if (!s->wave_path.empty()) s->ctx->traceEverOn(true);
+    for (uint32_t i = 0; i < gm_system_xbar_count(sys); i++) {
+        gm_xbar_ref r = gm_system_xbar_at(sys, i);
+        if (!pattern_matches(pattern, r)) continue;
+        const gm_router_cfg& c = r.xbar->router.cfg;
+        const ModelKind* k = find_model(c);
+        if (!k) {
+            std::string msg = "no Verilated model of " + cfg_text(c) + " (instance " +
+                              r.xbar->name + "); gmsim-cosim was built with:" + built_models() +
+                              "\n(add the size to tb/cosim/CMakeLists.txt)";
+            return gm_fail(err, "%s", msg.c_str());
+        }
+        auto t = std::make_unique<Twin>();
+        t->s = s;
+        t->name = r.xbar->name;
+        t->cfg = c;
+        t->rtl = k->make(s->ctx.get());
+        t->rtl->reset();
+        t->hook = gm_router_twin{t.get(), twin_eval, twin_tick, twin_compare};
+        if (gm_xbar_attach_twin(r.xbar, &t->hook, err) != 0) return -1;
+        s->twins.push_back(std::move(t));
+    }
+    if (s->twins.empty())
+        return gm_fail(err, "no router instance matches (see gmsim topology --table; "
+                            "patterns: all, noc, noc1, noc2, or globs such as noc1-request-*)");
+    if (!s->replaying)
+        std::fprintf(stderr, "gmsim-cosim: %zu router instance%s in RTL (%s ...)\n",
+                     s->twins.size(), s->twins.size() == 1 ? "" : "s",
+                     s->twins.front()->name.c_str());
+    s->cpu0 = cpu_now();
+    return 0;
+}
+
+// Reruns this very command with tracing of the diverging instance from
+// kWaveWindow cycles before the divergence; the run is deterministic, so
+// it diverges again at the same cycle and stops there.
+void replay_for_waveform(Session* s)
+{
+    std::string path = "cosim_" + s->diverged_name + ".fst";
+    uint64_t from = s->diverged_cycle > kWaveWindow ? s->diverged_cycle - kWaveWindow : 0;
+    std::fflush(nullptr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setenv("GM_COSIM_WAVE", path.c_str(), 1);
+        setenv("GM_COSIM_WAVE_INSTANCE", s->diverged_name.c_str(), 1);
+        setenv("GM_COSIM_WAVE_FROM", std::to_string(from).c_str(), 1);
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+        execv("/proc/self/exe", s->argv);
+        _exit(127);
+    }
+    int status = 0;
+    if (pid > 0 && waitpid(pid, &status, 0) == pid && access(path.c_str(), R_OK) == 0)
+        std::fprintf(stderr, "waveform: %s (%s, network cycles %" PRIu64 "..%" PRIu64 ")\n",
+                     path.c_str(), s->diverged_name.c_str(), from, s->diverged_cycle);
+    else
+        std::fprintf(stderr, "waveform: the replay did not write %s\n", path.c_str());
+}
+
+int finish(void* arg, gm_system* sys, gm_error* err)
+{
+    Session* s = static_cast<Session*>(arg);
+    double cpu = cpu_now() - s->cpu0;
+    for (auto& t : s->twins) t->rtl->trace_close();
+    if (s->replaying) return s->divergence.empty() ? 0 : -1;
+    uint64_t cycles = 0;
+    for (const auto& t : s->twins) cycles += t->compared;
+    std::fprintf(stderr,
+                 "gmsim-cosim: %zu instance%s, %" PRIu64 " router-cycles compared, %.2f CPU s "
+                 "in the run\n",
+                 s->twins.size(), s->twins.size() == 1 ? "" : "s", cycles, cpu);
+    if (s->divergence.empty()) {
+        std::fprintf(stderr, "gmsim-cosim: RTL matched the C routers every cycle\n");
+        return 0;
+    }
+    replay_for_waveform(s);
+    // The run stopped with the divergence as its error (exit status 4);
+    // fail here only if it somehow did not.
+    return sys->status == GM_RUN_ERROR ? 0 : gm_fail(err, "%s", s->divergence.c_str());
+}
+
+const char kRunHelp[] =
+    "\nCo-simulation (gmsim-cosim only):\n"
+    "  --rtl PATTERN      realize the matching router instances by their Verilated\n"
+    "                     RTL; the C router runs in shadow and every output field\n"
+    "                     is compared every cycle. PATTERN: comma-separated items,\n"
+    "                     'all', a network (noc, noc1, noc2) or a glob over the\n"
+    "                     instance names of 'gmsim topology' (noc1-request-*).\n"
+    "                     A divergence stops the run (exit 4) and leaves\n"
+    "                     cosim_<instance>.fst. docs/cosim.md.\n";
+
+}  // namespace
+}  // namespace gm_cosim
+
+int main(int argc, char** argv)
+{
+    gm_cosim::Session s;
+    s.argc = argc;
+    s.argv = argv;
+    if (const char* w = std::getenv("GM_COSIM_WAVE")) {
+        s.wave_path = w;
+        s.replaying = true;
+        if (const char* n = std::getenv("GM_COSIM_WAVE_INSTANCE")) s.wave_instance = n;
+        if (const char* f = std::getenv("GM_COSIM_WAVE_FROM")) s.wave_from = std::strtoull(f, nullptr, 10);
+    }
+    gm_cli_ext ext{};
+    ext.run_help = gm_cosim::kRunHelp;
+    ext.attach = gm_cosim::attach;
+    ext.finish = gm_cosim::finish;
+    ext.arg = &s;
+    int rc = gm_cli_main(argc, argv, &ext);
+    s.twins.clear();  // the models before their context
+    return rc;
+}
