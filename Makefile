@@ -1,14 +1,19 @@
 # The two commands of the README:
 #   make run   installs what is missing, builds, runs the default job
-#   make test  installs what is missing, builds (plain and ASan+UBSan), runs ctest
-# Other targets: build, bench, clean.
+#   make test  installs what is missing, builds (plain, ASan+UBSan, and the
+#              Verilator/SystemC tree), runs ctest in each and the RTL smoke
+#              regression (scripts/regress smoke)
+# Other targets: build, bench, rtl-test, regress-nightly, clean.
 
 BUILD  ?= build
 ASAN   ?= build-asan
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_ARGS ?=
 
-.PHONY: all deps build build-asan run test test-asan bench clean rtl-test
+RTLB  ?= build-rtl
+
+.PHONY: all deps build build-asan build-rtl run test test-asan bench clean rtl-test \
+	regress-smoke regress-nightly
 
 all: build
 
@@ -27,27 +32,39 @@ build: deps $(BUILD)/CMakeCache.txt
 build-asan: deps $(ASAN)/CMakeCache.txt
 	@cmake --build $(ASAN) -j $(JOBS)
 
+# The RTL tree: the same model plus the Verilated lockstep benches, the
+# SystemC top and gmsim-cosim (docs/verification.md, docs/cosim.md).
+$(RTLB)/CMakeCache.txt:
+	@cmake -S . -B $(RTLB) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGM_RTL=ON >/dev/null
+
+build-rtl: deps $(RTLB)/CMakeCache.txt
+	@cmake --build $(RTLB) -j $(JOBS)
+
 run: build
 	$(BUILD)/gmsim
 
-test: build build-asan
+test: build build-asan build-rtl
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS) -L 'unit|sanitize' $(CTEST_ARGS)
+	cd $(RTLB) && ctest --output-on-failure -j $(JOBS) -L rtl $(CTEST_ARGS)
+	scripts/regress smoke --build $(RTLB) -j $(JOBS)
 
 bench: build
 	$(BUILD)/gmsim bench
 	$(BUILD)/gmsim bench --generation --size standard
 
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) $(RTLB)
 
-# RTL lockstep harnesses (Verilator) are built in their own tree while they
-# are completed (docs/verification.md): make rtl-test
-RTLB ?= build-rtl
-rtl-test: deps
-	@cmake -S . -B $(RTLB) -DGM_RTL=ON >/dev/null
-	@cmake --build $(RTLB) -j $(JOBS)
-	cd $(RTLB) && ctest --output-on-failure -j $(JOBS) -L rtl
+# The RTL part of `make test` alone, and the regressions.
+rtl-test: build-rtl
+	cd $(RTLB) && ctest --output-on-failure -j $(JOBS) -L rtl $(CTEST_ARGS)
+
+regress-smoke: build-rtl
+	scripts/regress smoke --build $(RTLB) -j $(JOBS)
+
+regress-nightly: build-rtl
+	scripts/regress nightly --build $(RTLB) -j $(JOBS)
 
 -include mk/synth.mk

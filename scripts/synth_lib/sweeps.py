@@ -63,13 +63,16 @@ def xbar_points(large):
     return router_points(large, XBAR_FIXED)
 
 
-# The DC-L1 node queues (Q1..Q4: 4 entries of up to 128 B each).
+# The DC-L1 node queues Q1..Q4 by depth ([design] node_queue; the paper's
+# node has four entries per queue). An RTL entry is {kind, 32-bit handle},
+# not the 128 B the paper's entry holds (docs/designs/dcl1.md).
 QUEUES_TOP = "gm_dcl1_queues"
+QUEUE_DEPTHS = [1, 2, 3, 4, 8, 16]
 
 
 def queue_points(large):
-    return [{"label": "4x128B", "params": [], "x": 4, "large": False,
-             "note": "DC-L1 node Q1..Q4"}]
+    return [{"label": "depth %d" % d, "params": [("Depth", d)], "x": d, "large": False,
+             "note": "DC-L1 paper node (4 entries)" if d == 4 else ""} for d in QUEUE_DEPTHS]
 
 
 def selftest_points(large):
@@ -84,7 +87,7 @@ SWEEPS = {
     # (docs/results/area-timing.md compares the two modes).
     "router": {"top": ROUTER_TOP, "points": router_points, "xlabel": "ports (N + M)", "hier": True,
                "title": "gm_router: fmax and area vs port count"},
-    "queues": {"top": QUEUES_TOP, "points": queue_points, "xlabel": "entries",
+    "queues": {"top": QUEUES_TOP, "points": queue_points, "xlabel": "entries per queue",
                "title": "DC-L1 node queues"},
     "xbar-selftest": {"top": XBAR_TOP, "points": xbar_points, "xlabel": "ports (N + M)",
                       "title": "self-test crossbar st_xbar (32 bit, no buffers): fmax and area vs port count"},
