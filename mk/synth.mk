@@ -20,9 +20,15 @@ synth: deps
 	@if grep -qs "^\s*module\s\+gm_dcl1_queues\b" rtl/*.sv rtl/*.v; then \
 		scripts/synth --sweep queues $(SYNTH_ARGS); fi
 
-synth-large: deps
+# The NoC area takes its networks from `gmsim topology` of the four DC-L1
+# paper design points' configs: the routers a simulation of them builds.
+NOC_AREA_CONFIGS ?= $(foreach d,baseline pr40 sh40 sh40_c10,configs/dcl1/$(d).ini)
+
+synth-large: build
 	scripts/synth --sweep router --large --jobs $(SYNTH_JOBS) $(SYNTH_ARGS)
-	scripts/noc-area --jobs $(SYNTH_JOBS) --md docs/results/noc-area.md --json docs/results/noc-area.json
+	scripts/noc-area --jobs $(SYNTH_JOBS) --gmsim $(BUILD)/gmsim \
+		$(foreach c,$(NOC_AREA_CONFIGS),--config $(c)) \
+		--md docs/results/noc-area.md --json docs/results/noc-area.json
 
 synth-test: deps
 	sh tests/system/synth_small.sh $(BUILD)/gmsim .

@@ -28,6 +28,13 @@
 // build): 1 and 2 break the iSLIP pointer rule of the VC allocator (see
 // gm_islip), 3 loses a downstream credit that arrives in the same cycle as
 // a switch traversal consumes a credit of the same output VC.
+//
+// Split selects the form of the logic, never its behaviour: 0 (simulation)
+// keeps the replicated primitives as banks (one gm_fifo of NumIn*NumVcs
+// FIFOs, one gm_rr_arb of NumIn arbiters, gm_islip's loops), which Verilator
+// turns into C++ loops; 1 (synthesis, scripts/synth) instantiates one FIFO
+// per input VC, one arbiter per input and gm_islip's per-element form, so
+// hierarchical synthesis builds each element once (docs/verification.md).
 `include "gm_defs.svh"
 
 module gm_router #(
@@ -38,6 +45,7 @@ module gm_router #(
   parameter int `GM_REQ_PARAM(Stages),
   parameter int `GM_REQ_PARAM(Iters),
   parameter int Mutation = 0,
+  parameter int Split = 0,
   localparam int VcW = `GM_SAFE_CLOG2(NumVcs),
   localparam int DestW = `GM_SAFE_CLOG2(NumOut)
 ) (
@@ -120,19 +128,37 @@ module gm_router #(
     end
   end
 
-  gm_fifo #(
-    .Width   (EntryW),
-    .Depth   (VcDepth),
-    .NumFifos(NumIvc)
-  ) u_buf (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .push_i (push),
-    .data_i (push_data),
-    .pop_i  (pop),
-    .data_o (front),
-    .count_o(count)
-  );
+  if (Split == 0) begin : g_buf_bank
+    gm_fifo #(
+      .Width   (EntryW),
+      .Depth   (VcDepth),
+      .NumFifos(NumIvc)
+    ) u_buf (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .push_i (push),
+      .data_i (push_data),
+      .pop_i  (pop),
+      .data_o (front),
+      .count_o(count)
+    );
+  end else begin : g_buf_split
+    for (genvar iv = 0; iv < NumIvc; iv++) begin : g_ivc
+      gm_fifo #(
+        .Width   (EntryW),
+        .Depth   (VcDepth),
+        .NumFifos(1)
+      ) u_buf (
+        .clk_i  (clk_i),
+        .rst_ni (rst_ni),
+        .push_i (push[iv]),
+        .data_i (push_data[iv*EntryW +: EntryW]),
+        .pop_i  (pop[iv]),
+        .data_o (front[iv*EntryW +: EntryW]),
+        .count_o(count[iv*CntW +: CntW])
+      );
+    end
+  end
 
   always_comb begin
     for (int iv = 0; iv < NumIvc; iv++) begin
@@ -196,7 +222,8 @@ module gm_router #(
     .NumRes   (NumVcs),
     .NumGroups(NumOut),
     .Iters    (Iters),
-    .Mutation ((Mutation == 1 || Mutation == 2) ? Mutation : 0)
+    .Mutation ((Mutation == 1 || Mutation == 2) ? Mutation : 0),
+    .Split    (Split)
   ) u_va (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -219,17 +246,33 @@ module gm_router #(
   logic [NumIn*NumOut-1:0] sa_req_match;  // [i*NumOut + o]
   logic [NumIn-1:0]        sa_in_matched; // input won the switch
 
-  gm_rr_arb #(
-    .N      (NumVcs),
-    .NumArbs(NumIn)
-  ) u_vc_arb (
-    .clk_i    (clk_i),
-    .rst_ni   (rst_ni),
-    .req_i    (sa_elig),
-    .advance_i(sa_in_matched),
-    .grant_o  (vc_grant),
-    .idx_o    (sa_vc)
-  );
+  if (Split == 0) begin : g_vc_arb_bank
+    gm_rr_arb #(
+      .N      (NumVcs),
+      .NumArbs(NumIn)
+    ) u_vc_arb (
+      .clk_i    (clk_i),
+      .rst_ni   (rst_ni),
+      .req_i    (sa_elig),
+      .advance_i(sa_in_matched),
+      .grant_o  (vc_grant),
+      .idx_o    (sa_vc)
+    );
+  end else begin : g_vc_arb_split
+    for (genvar i = 0; i < NumIn; i++) begin : g_in
+      gm_rr_arb #(
+        .N      (NumVcs),
+        .NumArbs(1)
+      ) u_vc_arb (
+        .clk_i    (clk_i),
+        .rst_ni   (rst_ni),
+        .req_i    (sa_elig[i*NumVcs +: NumVcs]),
+        .advance_i(sa_in_matched[i]),
+        .grant_o  (vc_grant[i*NumVcs +: NumVcs]),
+        .idx_o    (sa_vc[i*VcW +: VcW])
+      );
+    end
+  end
 
   logic [DestW-1:0] sa_oport;  // scratch: the port the picked VC holds
   always_comb begin
@@ -256,7 +299,8 @@ module gm_router #(
     .NumRes   (NumOut),
     .NumGroups(1),
     .Iters    (Iters),
-    .Mutation (0)
+    .Mutation (0),
+    .Split    (Split)
   ) u_sa (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

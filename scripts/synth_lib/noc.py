@@ -78,7 +78,10 @@ def parse_topology(text):
                 raise flow.FlowError("gmsim topology: bad router size %r in %s" % (r, net["name"]))
             routers.append({"inputs": i, "outputs": o, "count": c})
         nets.append({"name": str(net["name"]), "routers": routers})
-    return {"design": str(data.get("design", "?")), "networks": nets}
+    # gmsim names designs for people ("Pr40", "Sh40+C10"); the paper's
+    # claims and display names are keyed by the normalized name.
+    design = str(data.get("design", "?"))
+    return {"design": normalize_design(design) or design, "networks": nets}
 
 
 def formula_topology(cores, slices, sharing, nodes, clusters=1):

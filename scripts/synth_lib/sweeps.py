@@ -16,10 +16,16 @@ DEFAULT_CACHE = os.path.join(DEFAULT_OUT, "synth-cache.json")
 # The router at the baseline's interconnect parameters (DC-L1 paper
 # Table II: 4 VCs per port, 4 flits per VC). ROUTER_FIXED holds the
 # parameters every router point shares; ROUTER_SIZE gives the names of the
-# input and output count parameters.
+# input and output count parameters. Split=1 selects the router's
+# per-element form (one FIFO per input VC, one search instance per arbiter):
+# the same logic as the bank form Verilator simulates (Split=0, checked
+# against the C model by the lockstep tests of both forms), but hierarchical
+# synthesis builds each element once instead of one huge module per bank
+# (40x32: 410 s instead of 5180 s CPU; docs/synthesis.md).
 ROUTER_TOP = "gm_router"
 ROUTER_SIZE = ("NumIn", "NumOut")
-ROUTER_FIXED = [("NumVcs", "4"), ("VcDepth", "4"), ("Stages", "1"), ("Iters", "1")]
+ROUTER_FIXED = [("NumVcs", "4"), ("VcDepth", "4"), ("Stages", "1"), ("Iters", "1"),
+                ("Split", "1")]
 
 # gmsim config [noc] keys -> router parameters (noc-area reads a design's
 # config). flit_bytes has no counterpart: the RTL flit carries a 32-bit
@@ -219,11 +225,14 @@ def plot(name, results, path):
         for ax in (ax1, ax2):
             ax.set_xscale("log")
         ax2.set_yscale("log")
-    for r in pts:
+    # Labels alternate above-left and below-right of their points, so that
+    # neighbours (80x32 and 80x40 are 8 ports apart) do not overprint.
+    for i, r in enumerate(pts):
+        off, ha = ((-4, 6), "right") if i % 2 else ((5, -10), "left")
         ax1.annotate(r["label"], (r["x"], r["fmax_mhz"]), textcoords="offset points",
-                     xytext=(4, 4), fontsize=8)
+                     xytext=off, ha=ha, fontsize=8)
         ax2.annotate(r["label"], (r["x"], r["area_um2"] / 1e6), textcoords="offset points",
-                     xytext=(4, 4), fontsize=8)
+                     xytext=off, ha=ha, fontsize=8)
     # Right axes: the labelled 22 nm estimate (a constant factor).
     s = pts[0]["scaled_22nm"]
     sec1 = ax1.secondary_yaxis("right", functions=(lambda y: y * s["delay_divisor"],

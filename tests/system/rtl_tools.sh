@@ -9,7 +9,7 @@
 set -eu
 src=${2:?usage: rtl_tools.sh GMSIM SOURCE_DIR}
 rtl=$src/rtl
-files="$rtl/gm_onehot_mux.sv $rtl/gm_rr_arb.sv $rtl/gm_fifo.sv $rtl/gm_islip.sv $rtl/gm_router.sv $rtl/gm_dcl1_queues.sv"
+files="$rtl/gm_onehot_mux.sv $rtl/gm_rr_search.sv $rtl/gm_onehot_enc.sv $rtl/gm_rr_arb.sv $rtl/gm_fifo.sv $rtl/gm_islip.sv $rtl/gm_router.sv $rtl/gm_dcl1_queues.sv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -30,8 +30,11 @@ lint() {  # lint TOP PARAMS...
     fi
 }
 
-router() {  # router NumIn NumOut NumVcs VcDepth Stages Iters [Mutation]
-    lint gm_router NumIn=$1 NumOut=$2 NumVcs=$3 VcDepth=$4 Stages=$5 Iters=$6 Mutation=${7:-0}
+router() {  # router NumIn NumOut NumVcs VcDepth Stages Iters [Mutation]: both forms
+    for split in 0 1; do
+        lint gm_router NumIn=$1 NumOut=$2 NumVcs=$3 VcDepth=$4 Stages=$5 Iters=$6 Mutation=${7:-0} \
+            Split=$split
+    done
 }
 
 router 1 1 1 1 1 1
@@ -52,22 +55,27 @@ lint gm_onehot_mux N=5 Width=9
 lint gm_islip NumReq=1 NumRes=1 NumGroups=1 Iters=1
 lint gm_islip NumReq=5 NumRes=3 NumGroups=1 Iters=2
 lint gm_islip NumReq=12 NumRes=3 NumGroups=4 Iters=3
+lint gm_islip NumReq=1 NumRes=1 NumGroups=1 Iters=1 Split=1
+lint gm_islip NumReq=12 NumRes=3 NumGroups=4 Iters=3 Split=1
+for n in 1 2 3 8; do lint gm_rr_search N=$n; lint gm_onehot_enc N=$n; done
 for d in 1 2 3 4 7; do lint gm_dcl1_queues Depth=$d; done
 lint gm_dcl1_queues Depth=2 Mutation=1
 
 # Yosys 0.23: -defer elaborates only with the parameters set by chparam
 # (the required parameters default to 0 outside Verilator).
+for split in 0 1; do
 if yosys -q -l "$tmp/yosys.log" -p "read_verilog -defer -sv -I$rtl $files;
-        chparam -set NumIn 3 -set NumOut 2 -set NumVcs 2 -set VcDepth 2 -set Stages 2 -set Iters 2 gm_router;
+        chparam -set NumIn 3 -set NumOut 2 -set NumVcs 2 -set VcDepth 2 -set Stages 2 -set Iters 2 -set Split $split gm_router;
         synth -top gm_router; stat" >/dev/null 2>&1 &&
    ! grep -E -i "^(warning|error)|ERROR:" "$tmp/yosys.log" >/dev/null; then
     cells=$(sed -n '/=== design hierarchy ===/,$p' "$tmp/yosys.log" | grep "Number of cells" | tail -1 | awk '{print $4}')
-    echo "yosys ok: gm_router 3x2 vcs 2 depth 2 stages 2 iters 2, $cells cells"
+    echo "yosys ok: gm_router 3x2 vcs 2 depth 2 stages 2 iters 2 split $split, $cells cells"
 else
-    echo "FAILURE: yosys"
+    echo "FAILURE: yosys (split $split)"
     grep -E -i "warning|error" "$tmp/yosys.log" | head -20 || true
     fail=1
 fi
+done
 
 if yosys -q -l "$tmp/yosys-q.log" -p "read_verilog -defer -sv -I$rtl $files;
         chparam -set Depth 3 gm_dcl1_queues; synth -top gm_dcl1_queues; stat" >/dev/null 2>&1 &&
