@@ -13,7 +13,7 @@
 #include "cli/topology_cmd.h"
 #include "cli/trace_cmd.h"
 #include "config/config.h"
-#include "designs/system.h"
+#include "system/system.h"
 #include "stats/report.h"
 #include "workload/walk.h"
 #include "workload/workload.h"

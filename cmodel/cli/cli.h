@@ -4,7 +4,7 @@
 #ifndef GM_CLI_CLI_H
 #define GM_CLI_CLI_H
 
-#include "designs/system.h"
+#include "system/system.h"
 #include "sim/error.h"
 
 typedef struct gm_cli_ext {

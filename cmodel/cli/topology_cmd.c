@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "designs/dcl1_topo.h"
-#include "designs/system.h"
+#include "designs/dcl1/dcl1_topo.h"
+#include "system/system.h"
 
 #define MAX_SIZES 8
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "designs/system.h"
+#include "system/system.h"
 
 #define GM_STATS_SCHEMA_VERSION 1
 

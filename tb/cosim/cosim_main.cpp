@@ -24,7 +24,7 @@
 
 extern "C" {
 #include "cli/cli.h"
-#include "designs/system.h"
+#include "system/system.h"
 #include "noc/xbar.h"
 }
 

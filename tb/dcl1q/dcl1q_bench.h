@@ -1,5 +1,5 @@
 // Lockstep bench of the DC-L1 node queues: the C model gm_dcl1q
-// (cmodel/designs/dcl1_queues.h) against the Verilated gm_dcl1_queues
+// (cmodel/designs/dcl1/dcl1_queues.h) against the Verilated gm_dcl1_queues
 // (rtl/gm_dcl1_queues.sv). See tb/common/lockstep.h for the Bench
 // interface.
 //
@@ -25,7 +25,7 @@
 #include "../common/lockstep.h"
 
 extern "C" {
-#include "designs/dcl1_queues.h"
+#include "designs/dcl1/dcl1_queues.h"
 }
 
 namespace gm_tb {

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "designs/dcl1_node.h"
+#include "designs/dcl1/dcl1_node.h"
 #include "sim/clock.h"
 #include "sim/link.h"
 #include "sim/req.h"

@@ -1,4 +1,4 @@
-/* The DC-L1 node queue block (designs/dcl1_queues.h) on its ports alone:
+/* The DC-L1 node queue block (designs/dcl1/dcl1_queues.h) on its ports alone:
  * FIFO order, full queues and registered ready, the two bypass paths,
  * the Q2 write-port arbitration, handshake violations, and a random run
  * that checks conservation and per-path order. */
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "designs/dcl1_queues.h"
+#include "designs/dcl1/dcl1_queues.h"
 #include "sim/prng.h"
 
 enum { LD = GM_DCL1Q_LOAD, ST = GM_DCL1Q_STORE, AT = GM_DCL1Q_ATOMIC, NL = GM_DCL1Q_NONL1 };

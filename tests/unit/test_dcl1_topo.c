@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "config/config.h"
-#include "designs/dcl1_topo.h"
-#include "designs/system.h"
+#include "designs/dcl1/dcl1_topo.h"
+#include "system/system.h"
 #include "dram/addr_map.h"
 #include "sim/prng.h"
 

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
-#include "designs/system.h"
+#include "system/system.h"
 #include "stats/report.h"
 #include "workload/workload.h"
 

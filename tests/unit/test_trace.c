@@ -32,7 +32,7 @@
 
 #include "../fuzz/fuzz_trace.h"
 #include "config/config.h"
-#include "designs/system.h"
+#include "system/system.h"
 #include "stats/report.h"
 #include "workload/sass_map.h"
 #include "workload/trace_read.h"

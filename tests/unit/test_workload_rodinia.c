@@ -35,7 +35,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
-#include "designs/system.h"
+#include "system/system.h"
 #include "sim/prng.h"
 #include "workload/build.h"
 #include "workload/kernels/kernels.h"

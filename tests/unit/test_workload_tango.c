@@ -30,7 +30,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
-#include "designs/system.h"
+#include "system/system.h"
 #include "workload/build.h"
 #include "workload/kernels/kernels.h"
 #include "workload/kernels/kernels_polybench_tango.h"

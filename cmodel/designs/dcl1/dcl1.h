@@ -13,8 +13,8 @@
 
 #include "cache/residency.h"
 #include "config/config.h"
-#include "designs/dcl1_node.h"
-#include "designs/dcl1_topo.h"
+#include "designs/dcl1/dcl1_node.h"
+#include "designs/dcl1/dcl1_topo.h"
 #include "noc/xbar.h"
 #include "sim/clock.h"
 #include "sim/link.h"

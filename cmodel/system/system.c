@@ -1,4 +1,4 @@
-#include "designs/system.h"
+#include "system/system.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

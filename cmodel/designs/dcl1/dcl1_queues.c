@@ -1,4 +1,4 @@
-#include "designs/dcl1_queues.h"
+#include "designs/dcl1/dcl1_queues.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "designs/dcl1.h"
+#include "designs/dcl1/dcl1.h"
 
 #include <stdio.h>
 #include <stdlib.h>

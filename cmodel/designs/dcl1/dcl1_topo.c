@@ -1,4 +1,4 @@
-#include "designs/dcl1_topo.h"
+#include "designs/dcl1/dcl1_topo.h"
 
 #include <stdio.h>
 #include <string.h>

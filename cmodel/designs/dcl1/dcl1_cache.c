@@ -1,4 +1,4 @@
-#include "designs/dcl1_cache.h"
+#include "designs/dcl1/dcl1_cache.h"
 
 #include <assert.h>
 

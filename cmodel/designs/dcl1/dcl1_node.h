@@ -26,8 +26,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "designs/dcl1_cache.h"
-#include "designs/dcl1_queues.h"
+#include "designs/dcl1/dcl1_cache.h"
+#include "designs/dcl1/dcl1_queues.h"
 #include "noc/ni.h"
 #include "sim/link.h"
 #include "sim/req.h"

@@ -1,4 +1,4 @@
-#include "designs/dcl1_node.h"
+#include "designs/dcl1/dcl1_node.h"
 
 #include <assert.h>
 #include <string.h>

@@ -7,8 +7,8 @@
  *             (designs/dcl1.h, docs/designs/dcl1.md).
  * L2 slices and DRAM channels are the same in both. Everything a run needs
  * lives here, so two systems can coexist in one process. */
-#ifndef GM_DESIGNS_SYSTEM_H
-#define GM_DESIGNS_SYSTEM_H
+#ifndef GM_SYSTEM_SYSTEM_H
+#define GM_SYSTEM_SYSTEM_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,7 +18,7 @@
 #include "config/config.h"
 #include "core/core.h"
 #include "core/cta_sched.h"
-#include "designs/dcl1.h"
+#include "designs/dcl1/dcl1.h"
 #include "dram/addr_map.h"
 #include "dram/dram_channel.h"
 #include "l2/l2_slice.h"
