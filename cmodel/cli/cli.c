@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/designs_cmd.h"
 #include "cli/topology_cmd.h"
 #include "cli/trace_cmd.h"
 #include "config/config.h"
@@ -49,6 +50,7 @@ static void usage_main(FILE *f)
           "commands:\n"
           "  run             simulate one workload on one configuration\n"
           "  list-workloads  show the built-in workloads\n"
+          "  list-designs    show the designs [design] kind selects\n"
           "  bench           measure simulation speed (80-core baseline, GEMM small)\n"
           "  trace           write a workload as Accel-Sim traces (export), summarise one (info)\n"
           "  topology        list the routers of every network a configuration builds\n"
@@ -506,6 +508,8 @@ int gm_cli_main(int argc, char **argv, const gm_cli_ext *ext)
         return cmd_run(argc - 1, argv + 1, ext);
     if (strcmp(cmd, "list-workloads") == 0)
         return cmd_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "list-designs") == 0)
+        return gm_cmd_list_designs(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "topology") == 0)

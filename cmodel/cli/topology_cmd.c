@@ -1,13 +1,13 @@
-/* The topology is read off a built system rather than recomputed from the
- * [design] keys, so that what synthesis area sums (scripts/noc-area) and
- * what a co-simulation pattern names are exactly the routers a run ticks. */
+/* The topology is read off a built system (its registered networks and
+ * their routers) rather than recomputed from the design's keys, so that
+ * what synthesis area sums (scripts/noc-area) and what a co-simulation
+ * pattern names are exactly the routers a run ticks. */
 #include "cli/topology_cmd.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "designs/dcl1/dcl1_topo.h"
 #include "system/system.h"
 
 #define MAX_SIZES 8
@@ -22,11 +22,15 @@ typedef struct net_group {
     cJSON *instances;
 } net_group;
 
-static net_group *find_group(net_group *g, uint32_t *ng, const gm_xbar_ref *r, uint32_t mhz)
+#define MAX_GROUPS 16
+
+static net_group *find_group(net_group *g, uint32_t *ng, const gm_net_ref *r, uint32_t mhz)
 {
     for (uint32_t i = 0; i < *ng; i++)
         if (strcmp(g[i].network, r->network) == 0 && g[i].request == r->request)
             return &g[i];
+    if (*ng == MAX_GROUPS)
+        return NULL;
     net_group *n = &g[(*ng)++];
     memset(n, 0, sizeof *n);
     snprintf(n->name, sizeof n->name, "%s_%s", r->network, r->request ? "req" : "rep");
@@ -52,14 +56,6 @@ static int add_router(net_group *n, uint32_t in, uint32_t out, gm_error *err)
     n->out[n->nsizes] = out;
     n->count[n->nsizes++] = 1;
     return 0;
-}
-
-static void design_name(const gm_system *s, char *buf, uint32_t len)
-{
-    if (s->dcl1)
-        gm_dcl1_topo_name(&s->dcl1->topo, buf, len);
-    else
-        snprintf(buf, len, "baseline");
 }
 
 static cJSON *group_json(const net_group *n, const gm_noc_cfg *noc)
@@ -108,17 +104,26 @@ int gm_topology_print(const gm_config *cfg, const char *config_name, bool table,
         free(s);
         return -1;
     }
-    net_group g[4];
+    net_group g[MAX_GROUPS];
     uint32_t ng = 0;
     int rc = 0;
-    for (uint32_t i = 0; i < gm_system_xbar_count(s) && rc == 0; i++) {
-        gm_xbar_ref r = gm_system_xbar_at(s, i);
+    for (uint32_t i = 0; i < gm_system_net_count(s) && rc == 0; i++) {
+        gm_net_ref r = gm_system_net_at(s, i);
         net_group *n = find_group(g, &ng, &r, s->clock.d[r.domain].mhz);
-        cJSON_AddItemToArray(n->instances, cJSON_CreateString(r.xbar->name));
-        rc = add_router(n, r.xbar->n_in, r.xbar->n_out, err);
+        if (!n) {
+            rc = gm_fail(err, "topology: more than %d networks", MAX_GROUPS);
+            break;
+        }
+        for (uint32_t k = 0; k < gm_net_router_count(r.net) && rc == 0; k++) {
+            uint32_t in, out;
+            gm_net_router_ports(r.net, k, &in, &out);
+            cJSON_AddItemToArray(n->instances,
+                                 cJSON_CreateString(gm_net_router_name(r.net, k)));
+            rc = add_router(n, in, out, err);
+        }
     }
     char design[64];
-    design_name(s, design, sizeof design);
+    s->design->point_name(s->design_state, design, sizeof design);
     if (rc == 0 && table) {
         print_table(out, design, g, ng);
     } else if (rc == 0) {

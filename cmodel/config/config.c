@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "config/config_keys.h"
+#include "designs/design.h"
+#include "dram/dram_standard.h"
 #include "dram/dram_timing.h"
 
 #define KIB 1024u
@@ -23,12 +26,13 @@
 void gm_config_defaults(gm_config *c)
 {
     memset(c, 0, sizeof *c);
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
-        const gm_config_key *k = &gm_config_keys[i];
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
+        const gm_config_key *k = gm_config_key_at(i);
         if (k->source != GM_SRC_HYNIX)
             gm_config_key_put(c, k, k->def);
     }
-    gm_dram_timing_hynix_gddr5(&c->dram.t);
+    /* the DRAM timing defaults are the default standard's (gddr5) */
+    gm_dram_standard_load(&c->dram);
 }
 
 /* ---- values ---------------------------------------------------------- */
@@ -174,13 +178,34 @@ static int apply(gm_config *c, const gm_config_key *k, const char *text, const c
     return 0;
 }
 
+static int is_dram_standard(const gm_config_key *k)
+{
+    return k->offset == offsetof(gm_config, dram.standard);
+}
+
+/* After [dram] standard is set: the chosen standard's clock, organisation
+ * and timing replace the [dram] keys it owns, as gm_config_defaults loads
+ * GDDR5's, except the keys set earlier in the same file (set_on_line, NULL
+ * for -o), so the order of lines inside one file does not matter. Keys set
+ * later, or by a later file or -o, win as usual. */
+static void load_dram_standard(gm_config *c, const int *set_on_line)
+{
+    gm_config std = *c;
+    gm_dram_standard_load(&std.dram);
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
+        const gm_config_key *k = gm_config_key_at(i);
+        if (strcmp(k->section, "dram") == 0 && !(set_on_line && set_on_line[i]))
+            gm_config_key_put(c, k, gm_config_key_get(&std, k));
+    }
+}
+
 static void section_list(char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < gm_config_nsections && used < len; i++) {
+    for (size_t i = 0; i < gm_config_section_count() && used < len; i++) {
         int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                         gm_config_sections[i].name);
+                         gm_config_section_at(i)->name);
         if (w < 0)
             break;
         used += (size_t)w;
@@ -191,8 +216,8 @@ static void key_list(const char *section, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < gm_config_nkeys && used < len; i++) {
-        const gm_config_key *k = &gm_config_keys[i];
+    for (size_t i = 0; i < gm_config_key_count() && used < len; i++) {
+        const gm_config_key *k = gm_config_key_at(i);
         if (strcmp(k->section, section) != 0)
             continue;
         int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", k->name);
@@ -214,6 +239,17 @@ static int fail_unknown(gm_error *err, const char *where, const char *section,
 {
     if (!gm_config_section_find(section))
         return fail_unknown_section(err, where, section);
+    /* Configs written before designs had sections of their own. */
+    if (strcmp(section, "design") == 0 && strcmp(name, "design") == 0)
+        return gm_fail(err, "%s: [design] design is now [design] kind (same values; "
+                            "gmsim list-designs)", where);
+    for (size_t d = 0; strcmp(section, "design") == 0 && d < gm_design_count(); d++) {
+        const gm_design_ops *o = gm_design_at(d);
+        for (size_t i = 0; i < o->nkeys; i++)
+            if (strcmp(o->keys[i].name, name) == 0)
+                return gm_fail(err, "%s: [design] %.40s moved to [%s] %s", where, name,
+                               o->keys[i].section, name);
+    }
     char list[320];
     key_list(section, list, sizeof list);
     return gm_fail(err, "%s: unknown key [%s] %.40s (keys of [%s]: %s)", where, section, name,
@@ -229,8 +265,14 @@ typedef struct load_state {
     int line;         /* line last handed to inih, 1-based */
     int failed_line;  /* 0, or the line of the error already in err */
     int *set_on_line; /* per key: line that set it in this file, 0 = none */
+    long bytes;       /* read so far */
     gm_error *err;
 } load_state;
+
+/* A configuration is a few kilobytes. The bound also ends the reading of
+ * a FIFO or device that never stops (/dev/zero stops sooner, at its first
+ * NUL). */
+#define MAX_INI_BYTES (1L << 20)
 
 static void where_text(const load_state *ld, char *buf, size_t len)
 {
@@ -256,7 +298,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
         fail_unknown(ld->err, where, section, name);
         return 0;
     }
-    size_t i = (size_t)(k - gm_config_keys);
+    size_t i = gm_config_key_index(k);
     if (ld->set_on_line[i]) {
         gm_fail(ld->err, "%s: [%s] %s is set again (first on line %d)", where, k->section,
                 k->name, ld->set_on_line[i]);
@@ -264,6 +306,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
     }
     if (apply(&ld->cfg, k, value, where, ld->err) != 0)
         return 0;
+    if (is_dram_standard(k))
+        load_dram_standard(&ld->cfg, ld->set_on_line);
     ld->set_on_line[i] = ld->line;
     ld->failed_line = 0;
     return 1;
@@ -290,22 +334,49 @@ static int check_section_line(load_state *ld, const char *line)
     return fail_unknown_section(ld->err, where, name);
 }
 
+static char *read_failed(load_state *ld, const char *what)
+{
+    char where[300];
+    where_text(ld, where, sizeof where);
+    ld->failed_line = ld->line;
+    gm_fail(ld->err, "%s: %s", where, what);
+    return NULL;
+}
+
 /* The line reader given to inih: counts lines (so messages can name them
  * whatever INI_HANDLER_LINENO the library was built with), refuses lines
- * inih would silently split, and stops the parse at the first error. */
+ * inih would silently split, NUL bytes (which would end a line early
+ * without a word) and files beyond MAX_INI_BYTES, and stops the parse at
+ * the first error. */
 static char *read_line(char *buf, int size, void *stream)
 {
     load_state *ld = stream;
-    if (ld->failed_line || !fgets(buf, size, ld->f))
+    char what[80];
+    int n = 0, ch;
+    if (ld->failed_line)
         return NULL;
-    ld->line++;
-    size_t n = strlen(buf);
-    if (n > 0 && buf[n - 1] != '\n' && !feof(ld->f)) {
-        char where[300];
-        where_text(ld, where, sizeof where);
-        ld->failed_line = ld->line;
-        gm_fail(ld->err, "%s: line longer than %d characters", where, size - 2);
-        return NULL;
+    while (n < size - 1 && (ch = getc(ld->f)) != EOF) {
+        if (n == 0)
+            ld->line++;
+        if (ch == '\0') {
+            snprintf(what, sizeof what, "NUL byte in column %d: not a text file", n + 1);
+            return read_failed(ld, what);
+        }
+        if (++ld->bytes > MAX_INI_BYTES) {
+            snprintf(what, sizeof what, "more than %ld bytes: not a configuration file",
+                     MAX_INI_BYTES);
+            return read_failed(ld, what);
+        }
+        buf[n++] = (char)ch;
+        if (ch == '\n')
+            break;
+    }
+    if (n == 0)
+        return NULL;   /* end of file, or a read error (ferror) */
+    buf[n] = '\0';
+    if (buf[n - 1] != '\n' && n == size - 1 && (ch = getc(ld->f)) != EOF) {
+        snprintf(what, sizeof what, "line longer than %d characters", size - 2);
+        return read_failed(ld, what);
     }
     /* A UTF-8 byte order mark and leading blanks are dropped: inih would
      * take an indented line as the continuation of the previous value,
@@ -331,7 +402,12 @@ int gm_config_load_file(gm_config *c, const char *path, gm_error *err)
     ld.f = fopen(path, "r");
     if (!ld.f)
         return gm_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    ld.set_on_line = calloc(gm_config_nkeys, sizeof *ld.set_on_line);
+    struct stat st;
+    if (fstat(fileno(ld.f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(ld.f);
+        return gm_fail(err, "%s: is a directory", path);
+    }
+    ld.set_on_line = calloc(gm_config_key_count(), sizeof *ld.set_on_line);
     if (!ld.set_on_line) {
         fclose(ld.f);
         return gm_fail(err, "%s: out of memory", path);
@@ -386,7 +462,11 @@ int gm_config_set(gm_config *c, const char *assignment, gm_error *err)
     const gm_config_key *k = gm_config_key_find(section, name);
     if (!k)
         return fail_unknown(err, "-o", section, name);
-    return apply(c, k, value, "-o", err);
+    if (apply(c, k, value, "-o", err) != 0)
+        return -1;
+    if (is_dram_standard(k))
+        load_dram_standard(c, NULL);
+    return 0;
 }
 
 /* ---- cross-key rules ----------------------------------------------------- */
@@ -403,8 +483,8 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
 
 static int check_ranges(const gm_config *c, gm_error *err)
 {
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
-        const gm_config_key *k = &gm_config_keys[i];
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
+        const gm_config_key *k = gm_config_key_at(i);
         uint64_t v = gm_config_key_get(c, k);
         if (!gm_config_key_allows(k, v)) {
             char allowed[160], text[GM_CONFIG_VALUE_LEN];
@@ -497,7 +577,8 @@ static int check_dram(const gm_config *c, gm_error *err)
                        "[dram] tREFI = %u is not greater than [dram] tRFC = %u (the channel "
                        "would never leave refresh; tREFI = 0 disables refresh)",
                        t->tREFI, t->tRFC);
-    return 0;
+    /* the standard's own limits (dram/dram_std_<name>.c) */
+    return gm_dram_standard_check(d, err);
 }
 
 static int check_sim(const gm_config *c, gm_error *err)
@@ -525,118 +606,19 @@ static int check_noc(const gm_config *c, gm_error *err)
     return 0;
 }
 
-static int is_dcl1(const gm_config *c)
-{
-    return c->design.design == GM_DESIGN_DCL1;
-}
-
-static uint64_t div_ceil_u64(uint64_t a, uint64_t b)
-{
-    return (a + b - 1) / b;
-}
-
-/* Node cache size before the range check (may not fit 32 bits). */
-static uint64_t node_size_u64(const gm_config *c)
-{
-    if (c->design.node_size)
-        return c->design.node_size;
-    return (uint64_t)c->core.num_cores * c->l1.size_bytes / c->design.nodes;
-}
-
-void gm_config_node_cache(const gm_config *c, gm_cache_cfg *out)
-{
-    const gm_design_cfg *d = &c->design;
-    uint64_t per = (uint64_t)c->core.num_cores;
-    *out = (gm_cache_cfg){0};
-    out->size_bytes = (uint32_t)node_size_u64(c);
-    out->assoc = d->node_assoc ? d->node_assoc : c->l1.assoc;
-    out->line_bytes = c->l1.line_bytes;
-    out->latency = d->node_latency;
-    out->mshr_entries = d->node_mshr_entries
-                            ? d->node_mshr_entries
-                            : (uint32_t)div_ceil_u64(c->l1.mshr_entries * per, d->nodes);
-    out->mshr_merge = d->node_mshr_merge
-                          ? d->node_mshr_merge
-                          : (uint32_t)div_ceil_u64(c->l1.mshr_merge * per, d->nodes);
-    out->miss_queue = d->node_queue;
-    out->port_bytes = d->node_port_bytes ? d->node_port_bytes : c->l1.port_bytes;
-}
-
-/* Cross-key rules of the DC-L1 topology (docs/designs/dcl1.md section 3).
- * Only for design = dcl1; the baseline ignores [design] beyond its ranges. */
-static int check_design(const gm_config *c, gm_error *err)
-{
-    const gm_design_cfg *d = &c->design;
-    uint32_t cores = c->core.num_cores, y = d->nodes, z = d->clusters, l = c->l2.slices;
-    if (!is_dcl1(c))
-        return 0;
-    if (y > cores)
-        return gm_fail(err, "[design] nodes = %u exceeds [core] num_cores = %u (a node "
-                            "aggregates the L1s of one or more cores)", y, cores);
-    switch (d->sharing) {
-    case GM_SHARING_PRIVATE:
-    case GM_SHARING_SHARED:
-        if (z != 1)
-            return gm_fail(err, "[design] clusters = %u is only used with [design] sharing = "
-                                "clustered; with sharing = %s it must be 1",
-                           z, d->sharing == GM_SHARING_PRIVATE ? "private" : "shared");
-        if (d->sharing == GM_SHARING_PRIVATE && cores % y != 0)
-            return gm_fail(err, "[design] nodes = %u does not divide [core] num_cores = %u "
-                                "(sharing = private gives every node num_cores / nodes cores)",
-                           y, cores);
-        break;
-    default:
-        if (z > y || y % z != 0)
-            return gm_fail(err, "[design] nodes = %u is not a multiple of [design] clusters "
-                                "= %u (every cluster has nodes / clusters nodes)", y, z);
-        if (cores % z != 0)
-            return gm_fail(err, "[design] clusters = %u does not divide [core] num_cores = %u "
-                                "(every cluster has num_cores / clusters cores)", z, cores);
-        /* With one cluster the design is ShY (full NoC#2), so the rule
-         * below is only for Z > 1: node i of a cluster reaches only the
-         * slices of its address range, which needs M | L. */
-        if (z > 1 && l % (y / z) != 0)
-            return gm_fail(err, "[l2] slices = %u is not a multiple of the %u nodes per cluster "
-                                "([design] nodes / [design] clusters = %u / %u): the home "
-                                "bits of a line must select a whole group of L2 slices",
-                           l, y / z, y, z);
-        break;
-    }
-    uint64_t size = node_size_u64(c);
-    uint32_t assoc = d->node_assoc ? d->node_assoc : c->l1.assoc;
-    if (!d->node_size && (uint64_t)cores * c->l1.size_bytes % y != 0)
-        return gm_fail(err, "[core] num_cores * [l1] size = %" PRIu64 " does not divide into "
-                            "[design] nodes = %u equal nodes; set [design] node_size",
-                       (uint64_t)cores * c->l1.size_bytes, y);
-    if (size > 256u * MIB)
-        return gm_fail(err, "[design] node_size (num_cores * [l1] size / nodes = %" PRIu64
-                            ") exceeds 256M", size);
-    if (size == 0 || size % ((uint64_t)LINE_BYTES * assoc) != 0)
-        return gm_fail(err, "[design] node_size = %" PRIu64 " is not a positive multiple of "
-                            "[l1] line * [design] node_assoc = %u * %u (a whole number of sets)",
-                       size, LINE_BYTES, assoc);
-    gm_cache_cfg nc;
-    gm_config_node_cache(c, &nc);
-    if (d->node_port_bytes && d->node_port_bytes < 4)
-        return gm_fail(err, "[design] node_port_bytes = %u: must be 0 ([l1] port_bytes) or "
-                            "at least 4", d->node_port_bytes);
-    if (nc.mshr_entries > (1u << 24))
-        return gm_fail(err, "[design] node_mshr_entries (derived %u) exceeds %u",
-                       nc.mshr_entries, 1u << 24);
-    return 0;
-}
-
 /* The global time base is the lcm of the domain frequencies and must fit
- * in 32 bits (sim/clock.c). A boosted DC-L1 NoC#1 adds a domain at twice
- * the interconnect clock. */
+ * in 32 bits (sim/clock.c). A design may add domains of its own (DC-L1's
+ * boosted NoC#1 runs at twice the interconnect clock). */
 static int check_clocks(const gm_config *c, gm_error *err)
 {
-    const uint32_t f[5] = { c->core.clock_mhz, c->noc.clock_mhz, c->l2.clock_mhz,
-                            c->dram.clock_mhz,
-                            is_dcl1(c) && c->design.boost ? 2 * c->noc.clock_mhz
-                                                          : c->noc.clock_mhz };
+    uint32_t f[8] = { c->core.clock_mhz, c->noc.clock_mhz, c->l2.clock_mhz,
+                      c->dram.clock_mhz };
+    unsigned n = 4;
+    const gm_design_ops *d = gm_design_of(c);
+    if (d && d->extra_clocks)
+        n += d->extra_clocks(c, f + 4);
     uint64_t l = 1;
-    for (int i = 0; i < 5; i++) {
+    for (unsigned i = 0; i < n; i++) {
         l = l / gcd_u64(l, f[i]) * f[i];
         if (l > (UINT64_C(1) << 32))
             return gm_fail(err,
@@ -644,17 +626,30 @@ static int check_clocks(const gm_config *c, gm_error *err)
                            "and [dram] clock_mhz = %u%s have a least common multiple above "
                            "2^32; choose frequencies with more common factors",
                            f[0], f[1], f[2], f[3],
-                           f[4] != f[1] ? " (and NoC#1 at 2x [noc] clock_mhz, [design] boost)"
-                                        : "");
+                           n > 4 ? " (and the clocks of the selected design)" : "");
     }
     return 0;
 }
 
+static int check_design_kind(const gm_config *c, gm_error *err)
+{
+    return gm_design_of(c) ? 0 : gm_fail(err, "[design] kind = %u: no such design",
+                                         c->design.kind);
+}
+
+/* The selected design's own section. */
+static int check_design(const gm_config *c, gm_error *err)
+{
+    const gm_design_ops *d = gm_design_of(c);
+    return d->validate ? d->validate(c, err) : 0;
+}
+
 int gm_config_validate(const gm_config *c, gm_error *err)
 {
-    if (check_ranges(c, err) || check_core(&c->core, err) || check_cache(&c->l1, "l1", err) ||
-        check_cache(&c->l2.cache, "l2", err) || check_dram(c, err) || check_clocks(c, err) ||
-        check_sim(c, err) || check_noc(c, err) || check_design(c, err))
+    if (check_ranges(c, err) || check_design_kind(c, err) || check_core(&c->core, err) ||
+        check_cache(&c->l1, "l1", err) || check_cache(&c->l2.cache, "l2", err) ||
+        check_dram(c, err) || check_clocks(c, err) || check_sim(c, err) ||
+        check_noc(c, err) || check_design(c, err))
         return -1;
     return 0;
 }
@@ -665,8 +660,8 @@ int gm_config_write_ini(const gm_config *c, FILE *f)
 {
     const char *section = NULL;
     fputs("; gmsim configuration (every key; see docs/config.md)\n", f);
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
-        const gm_config_key *k = &gm_config_keys[i];
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
+        const gm_config_key *k = gm_config_key_at(i);
         char v[GM_CONFIG_VALUE_LEN];
         if (!section || strcmp(section, k->section) != 0) {
             fprintf(f, "\n[%s]\n", k->section);

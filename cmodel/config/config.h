@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "designs/dcl1/dcl1_cfg.h"
 #include "sim/error.h"
 
 typedef enum gm_warp_sched { GM_SCHED_GTO = 0, GM_SCHED_LRR = 1 } gm_warp_sched;
@@ -18,19 +19,6 @@ typedef enum gm_cta_policy {
 } gm_cta_policy;
 
 typedef enum gm_dram_sched { GM_DRAM_FRFCFS = 0, GM_DRAM_FCFS = 1 } gm_dram_sched;
-
-/* Which memory system gm_system builds (docs/designs/). */
-typedef enum gm_design {
-    GM_DESIGN_BASELINE = 0, /* private L1D in every core (SPEC section 3) */
-    GM_DESIGN_DCL1 = 1,     /* decoupled L1: lite cores, DC-L1 nodes, NoC#1 + NoC#2 */
-} gm_design;
-
-/* How the DC-L1 nodes share the address space (docs/designs/dcl1.md). */
-typedef enum gm_sharing {
-    GM_SHARING_PRIVATE = 0,   /* PrY: each node private to cores/nodes cores */
-    GM_SHARING_SHARED = 1,    /* ShY: one home node per line, any core reaches any node */
-    GM_SHARING_CLUSTERED = 2, /* ShY+CZ: shared inside each of `clusters` clusters */
-} gm_sharing;
 
 typedef struct gm_core_cfg {
     uint32_t num_cores;      /* 80 */
@@ -91,6 +79,8 @@ typedef struct gm_dram_timing {
     uint32_t tWTRS, tWTRL, tRTW, tWR, tRTP;
     uint32_t tREFI, tRFC;
     uint32_t tBURST;         /* data-bus cycles of one column command */
+    uint32_t tRCDWR;         /* activate to write; 0 = tRCD (tRCD is then
+                                activate to any column command) */
 } gm_dram_timing;
 
 typedef struct gm_dram_cfg {
@@ -104,6 +94,8 @@ typedef struct gm_dram_cfg {
     uint32_t sched;          /* gm_dram_sched */
     uint32_t partition_bytes;/* global interleaving chunk, 256 */
     gm_dram_timing t;
+    uint32_t standard;       /* index into gm_dram_standard_names
+                                (dram/dram_standard.h): 0 gddr5, 1 hbm */
 } gm_dram_cfg;
 
 typedef struct gm_sim_cfg {
@@ -117,18 +109,7 @@ typedef struct gm_sim_cfg {
 } gm_sim_cfg;
 
 typedef struct gm_design_cfg {
-    uint32_t design;         /* gm_design */
-    uint32_t nodes;          /* DC-L1 nodes Y */
-    uint32_t sharing;        /* gm_sharing */
-    uint32_t clusters;       /* Z (sharing = clustered) */
-    uint32_t boost;          /* 1: NoC#1 at 2x [noc] clock_mhz */
-    uint32_t node_size;      /* bytes per node; 0 = num_cores * l1.size / nodes */
-    uint32_t node_assoc;     /* 0 = l1.assoc */
-    uint32_t node_latency;   /* hit latency, core cycles */
-    uint32_t node_mshr_entries; /* 0 = l1.mshr_entries * num_cores / nodes */
-    uint32_t node_mshr_merge;   /* 0 = l1.mshr_merge * num_cores / nodes */
-    uint32_t node_queue;     /* entries of each of Q1..Q4 */
-    uint32_t node_port_bytes;/* data port per core cycle; 0 = l1.port_bytes */
+    uint32_t kind;           /* index into the design registry (designs/design.h) */
 } gm_design_cfg;
 
 typedef struct gm_config {
@@ -139,6 +120,8 @@ typedef struct gm_config {
     gm_dram_cfg dram;
     gm_sim_cfg sim;
     gm_design_cfg design;
+    /* Each design's own section (designs/<name>/). */
+    gm_dcl1_cfg dcl1;
 } gm_config;
 
 /* Built-in defaults: the DC-L1 Table II baseline. */
@@ -149,11 +132,6 @@ int gm_config_load_file(gm_config *c, const char *path, gm_error *err);
 int gm_config_set(gm_config *c, const char *assignment, gm_error *err);
 /* Checks cross-key constraints (impossible combinations). */
 int gm_config_validate(const gm_config *c, gm_error *err);
-/* The cache of one DC-L1 node with every derived value filled in (size,
- * assoc, MSHRs and port width from [l1] when the [design] key is 0;
- * latency in core cycles). Valid after gm_config_validate
- * succeeded for a dcl1 design. */
-void gm_config_node_cache(const gm_config *c, gm_cache_cfg *out);
 /* Writes the effective configuration as INI text (for the stats file and
  * for reproducing a run). Returns a malloc'd string. */
 char *gm_config_to_ini(const gm_config *c);

@@ -38,13 +38,13 @@ int gm_config_write_markdown(FILE *f)
 {
     gm_config def;
     gm_config_defaults(&def);
-    for (size_t s = 0; s < gm_config_nsections; s++) {
-        const gm_config_section *sec = &gm_config_sections[s];
+    for (size_t s = 0; s < gm_config_section_count(); s++) {
+        const gm_config_section *sec = gm_config_section_at(s);
         fprintf(f, "%s### [%s]\n\n%s\n\n", s ? "\n" : "", sec->name, sec->doc);
         fputs("| key | default | allowed | unit | default from | description |\n", f);
         fputs("|---|---|---|---|---|---|\n", f);
-        for (size_t i = 0; i < gm_config_nkeys; i++) {
-            const gm_config_key *k = &gm_config_keys[i];
+        for (size_t i = 0; i < gm_config_key_count(); i++) {
+            const gm_config_key *k = gm_config_key_at(i);
             char v[GM_CONFIG_VALUE_LEN];
             if (strcmp(k->section, sec->name) != 0)
                 continue;

@@ -5,31 +5,24 @@
  * gm_config_validate. */
 #include "config/config_keys.h"
 
+#include "designs/design.h"
+#include "dram/dram_standard.h"
+
 #include <inttypes.h>
 #include <string.h>
 
-/* offsetof(gm_config, f), plus a term that is always 0 but does not
- * compile when the field's width differs from the row type's width. */
-#define FIELD(f, width) \
-    (offsetof(gm_config, f) + 0 * sizeof(char[sizeof(((gm_config *)0)->f) == (width) ? 1 : -1]))
-
-#define U32(sec, f, key, def, lo, hi, src, unit, doc) \
-    { sec, key, GM_KEY_U32, FIELD(f, 4), def, lo, hi, NULL, src, unit, doc }
-#define U64(sec, f, key, def, lo, hi, src, unit, doc) \
-    { sec, key, GM_KEY_U64, FIELD(f, 8), def, lo, hi, NULL, src, unit, doc }
-#define I64(sec, f, key, def, lo, hi, src, unit, doc) \
-    { sec, key, GM_KEY_I64, FIELD(f, 8), (uint64_t)(int64_t)(def), (uint64_t)(int64_t)(lo), \
-      (uint64_t)(int64_t)(hi), NULL, src, unit, doc }
-#define SIZE(sec, f, key, def, lo, hi, src, doc) \
-    { sec, key, GM_KEY_SIZE, FIELD(f, 4), def, lo, hi, NULL, src, "bytes", doc }
-#define ENUM(sec, f, key, def, names, src, doc) \
-    { sec, key, GM_KEY_ENUM, FIELD(f, 4), def, 0, 0, names, src, "", doc }
+#define FIELD GM_CFG_FIELD
+#define U32 GM_CFG_U32
+#define U64 GM_CFG_U64
+#define I64 GM_CFG_I64
+#define SIZE GM_CFG_SIZE
+#define ENUM GM_CFG_ENUM
 #define TIMING(f, key, lo, hi, doc) \
     { "dram", key, GM_KEY_U32, FIELD(dram.t.f, 4), 0, lo, hi, NULL, GM_SRC_HYNIX, \
       "DRAM cycles", doc }
 
-#define K 1024u
-#define M (1024u * 1024u)
+#define K GM_CFG_K
+#define M GM_CFG_M
 #define T2 GM_SRC_TABLE2
 #define AS GM_SRC_ASSUMED
 #define RUN GM_SRC_RUN
@@ -39,9 +32,6 @@
 static const char *const warp_sched_names[] = { "gto", "lrr", NULL };
 static const char *const cta_policy_names[] = { "rr", "block", "distributed", NULL };
 static const char *const dram_sched_names[] = { "frfcfs", "fcfs", NULL };
-/* gm_design and gm_sharing of config.h */
-static const char *const design_names[] = { "baseline", "dcl1", NULL };
-static const char *const sharing_names[] = { "private", "shared", "clustered", NULL };
 
 const gm_config_section gm_config_sections[] = {
     { "core", "Lite SIMT cores: warps, warp schedulers, CTA placement and compute "
@@ -52,13 +42,15 @@ const gm_config_section gm_config_sections[] = {
              "crossbar each, iSLIP allocation)." },
     { "l2", "Address-sliced L2 (write-back). Size, MSHRs and queues are per slice; "
             "latency in L2 clock cycles." },
-    { "dram", "GDDR5 memory: one controller per channel. Timings are in DRAM command "
-              "clock cycles." },
+    { "dram", "DRAM: one controller per channel, driven by the table of a DRAM standard "
+              "(GDDR5 or HBM, docs/dram.md). Setting `standard` loads that standard's clock, "
+              "organisation (banks, bank_groups, atom_bytes, row_bytes) and timing into the "
+              "keys below; keys set after it, or anywhere in the same file, keep their value. "
+              "Timings are in DRAM command clock cycles." },
     { "sim", "Run control. Cycle counts are core clock cycles." },
-    { "design", "Which memory system is built. `baseline` is the private-L1 GPU of the "
-                "sections above; `dcl1` removes the L1D from the cores and puts the L1 "
-                "capacity into DC-L1 nodes between two networks (docs/designs/dcl1.md). The "
-                "other keys apply to `dcl1` only; NoC#1 and NoC#2 use the [noc] parameters." },
+    { "design", "Which memory system is built between the cores and the L2 slices. "
+                "`baseline` is the private-L1 GPU of the sections above; every other "
+                "design has a section of its own below (`gmsim list-designs`)." },
 };
 const size_t gm_config_nsections = sizeof gm_config_sections / sizeof gm_config_sections[0];
 
@@ -160,8 +152,11 @@ const gm_config_key gm_config_keys[] = {
     U32("l2", l2.dram_queue, "dram_queue", 16, 1, 1024, AS, "requests",
         "Misses and write-backs waiting for the DRAM controller."),
 
+    ENUM("dram", dram.standard, "standard", 0, gm_dram_standard_names, T2,
+         "DRAM standard: GDDR5 (Hynix H5GQ1H24AFR, the baseline) or HBM (legacy 128-bit "
+         "channels, SelRep seed timing); the defaults of the keys below are its values."),
     U32("dram", dram.channels, "channels", 16, 1, 256, T2, "channels",
-        "Memory channels, one controller each."),
+        "Memory channels in all, one controller each (HBM: 8 per stack)."),
     U32("dram", dram.clock_mhz, "clock_mhz", 924, 1, 100000, T2, "MHz",
         "DRAM command clock."),
     U32("dram", dram.banks, "banks", 16, 1, 64, T2, "banks",
@@ -179,7 +174,8 @@ const gm_config_key gm_config_keys[] = {
     SIZE("dram", dram.partition_bytes, "partition_bytes", 256, 32, 16 * M, T2,
          "Chunk of the linear address space given to one channel before moving to the "
          "next; a multiple of the L2 line."),
-    TIMING(tRCD, "tRCD", 0, 65535, "Activate to column command, same bank."),
+    TIMING(tRCD, "tRCD", 0, 65535,
+           "Activate to read, same bank (and to write while tRCDWR = 0)."),
     TIMING(tRP, "tRP", 0, 65535, "Precharge to activate, same bank."),
     TIMING(tRAS, "tRAS", 0, 65535, "Activate to precharge, same bank."),
     TIMING(tRC, "tRC", 0, 65535, "Activate to activate, same bank; at least tRAS + tRP."),
@@ -198,6 +194,7 @@ const gm_config_key gm_config_keys[] = {
     TIMING(tREFI, "tREFI", 0, 1000000, "Refresh interval; 0 disables refresh."),
     TIMING(tRFC, "tRFC", 0, 65535, "Refresh to activate (refresh cycle time)."),
     TIMING(tBURST, "tBURST", 1, 64, "Data-bus cycles of one column command."),
+    TIMING(tRCDWR, "tRCDWR", 0, 65535, "Activate to write, same bank; 0 = tRCD."),
 
     U64("sim", sim.seed, "seed", 1, 0, UINT64_MAX, RUN, "",
         "Seed of every pseudo-random generator of the run."),
@@ -211,46 +208,83 @@ const gm_config_key gm_config_keys[] = {
         "Fault injection for testing the deadlock watchdog: this DRAM channel never "
         "issues a command; -1 = none."),
 
-    ENUM("design", design.design, "design", GM_DESIGN_BASELINE, design_names, AS,
-         "Memory system: private L1 per core, or decoupled L1 (DC-L1) nodes."),
-    U32("design", design.nodes, "nodes", 40, 1, 1024, AS, "nodes",
-        "DC-L1 nodes Y (the paper's chosen 40); at most num_cores."),
-    ENUM("design", design.sharing, "sharing", GM_SHARING_PRIVATE, sharing_names, AS,
-         "PrY: a node private to num_cores/nodes cores; ShY: one home node per line; "
-         "ShY+CZ: shared inside each of `clusters` clusters."),
-    U32("design", design.clusters, "clusters", 1, 1, 1024, AS, "clusters",
-        "Clusters Z for sharing = clustered (1 = ShY, nodes = PrY); must be 1 otherwise."),
-    U32("design", design.boost, "boost", 0, 0, 1, AS, "",
-        "1: NoC#1 in its own clock domain at 2x [noc] clock_mhz (the paper's +Boost)."),
-    SIZE("design", design.node_size, "node_size", 0, 0, 256 * M, AS,
-         "Cache of one node; 0 = num_cores * [l1] size / nodes (total L1 capacity kept)."),
-    U32("design", design.node_assoc, "node_assoc", 0, 0, 64, AS, "ways",
-        "Associativity of a node; 0 = [l1] assoc."),
-    U32("design", design.node_latency, "node_latency", 30, 0, 4096, AS, "core cycles",
-        "Node hit latency (paper section VIII: 30 for a node of twice the L1)."),
-    U32("design", design.node_mshr_entries, "node_mshr_entries", 0, 0, 1u << 24, AS,
-        "entries", "MSHRs of a node; 0 = [l1] mshr_entries * num_cores / nodes."),
-    U32("design", design.node_mshr_merge, "node_mshr_merge", 0, 0, 1024, AS, "requests",
-        "Requests merged per node MSHR; 0 = [l1] mshr_merge * num_cores / nodes."),
-    U32("design", design.node_queue, "node_queue", 4, 1, 64, AS, "entries",
-        "Entries of each node queue Q1..Q4 (paper: four 128 B entries)."),
-    SIZE("design", design.node_port_bytes, "node_port_bytes", 0, 0, 4096, AS,
-         "Data port of a node per core cycle; 0 = [l1] port_bytes."),
+    ENUM("design", design.kind, "kind", 0, gm_design_names, AS,
+         "Which design is built between the cores and the L2 slices; each has its own "
+         "section (`gmsim list-designs`)."),
 };
 const size_t gm_config_nkeys = sizeof gm_config_keys / sizeof gm_config_keys[0];
 
+/* ---- the generic table, then every design's, as one list ---------------- */
+
+size_t gm_config_key_count(void)
+{
+    size_t n = gm_config_nkeys;
+    for (size_t d = 0; d < gm_design_count(); d++)
+        n += gm_design_at(d)->nkeys;
+    return n;
+}
+
+const gm_config_key *gm_config_key_at(size_t i)
+{
+    if (i < gm_config_nkeys)
+        return &gm_config_keys[i];
+    i -= gm_config_nkeys;
+    for (size_t d = 0; d < gm_design_count(); d++) {
+        const gm_design_ops *o = gm_design_at(d);
+        if (i < o->nkeys)
+            return &o->keys[i];
+        i -= o->nkeys;
+    }
+    return NULL;
+}
+
+size_t gm_config_key_index(const gm_config_key *k)
+{
+    size_t base = gm_config_nkeys;
+    if (k >= gm_config_keys && k < gm_config_keys + gm_config_nkeys)
+        return (size_t)(k - gm_config_keys);
+    for (size_t d = 0; d < gm_design_count(); d++) {
+        const gm_design_ops *o = gm_design_at(d);
+        if (o->nkeys && k >= o->keys && k < o->keys + o->nkeys)
+            return base + (size_t)(k - o->keys);
+        base += o->nkeys;
+    }
+    return SIZE_MAX;
+}
+
+size_t gm_config_section_count(void)
+{
+    size_t n = gm_config_nsections;
+    for (size_t d = 0; d < gm_design_count(); d++)
+        n += gm_design_at(d)->section != NULL;
+    return n;
+}
+
+const gm_config_section *gm_config_section_at(size_t i)
+{
+    if (i < gm_config_nsections)
+        return &gm_config_sections[i];
+    i -= gm_config_nsections;
+    for (size_t d = 0; d < gm_design_count(); d++) {
+        const gm_design_ops *o = gm_design_at(d);
+        if (o->section && i-- == 0)
+            return o->section;
+    }
+    return NULL;
+}
+
 const gm_config_section *gm_config_section_find(const char *section)
 {
-    for (size_t i = 0; i < gm_config_nsections; i++)
-        if (strcmp(gm_config_sections[i].name, section) == 0)
-            return &gm_config_sections[i];
+    for (size_t i = 0; i < gm_config_section_count(); i++)
+        if (strcmp(gm_config_section_at(i)->name, section) == 0)
+            return gm_config_section_at(i);
     return NULL;
 }
 
 const gm_config_key *gm_config_key_find(const char *section, const char *name)
 {
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
-        const gm_config_key *k = &gm_config_keys[i];
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
+        const gm_config_key *k = gm_config_key_at(i);
         if (strcmp(k->section, section) == 0 && strcmp(k->name, name) == 0)
             return k;
     }

@@ -47,11 +47,41 @@ typedef struct gm_config_section {
     const char *doc;
 } gm_config_section;
 
-/* Rows are grouped by section, sections in gm_config_sections order. */
+/* The generic table: rows grouped by section, sections in
+ * gm_config_sections order. Each design brings its own section and rows
+ * (gm_design_ops.section, .keys); use the *_count / *_at functions below to
+ * walk all of them: the generic ones first, then every design's in
+ * registry order. */
 extern const gm_config_key gm_config_keys[];
 extern const size_t gm_config_nkeys;
 extern const gm_config_section gm_config_sections[];
 extern const size_t gm_config_nsections;
+
+size_t gm_config_key_count(void);
+const gm_config_key *gm_config_key_at(size_t i);
+/* Position of k in the gm_config_key_at order. */
+size_t gm_config_key_index(const gm_config_key *k);
+size_t gm_config_section_count(void);
+const gm_config_section *gm_config_section_at(size_t i);
+
+/* Building key rows (config_keys.c and every design's table).
+ * GM_CFG_FIELD is offsetof(gm_config, f), plus a term that is always 0 but
+ * does not compile when the field's width differs from the row type's. */
+#define GM_CFG_FIELD(f, width) \
+    (offsetof(gm_config, f) + 0 * sizeof(char[sizeof(((gm_config *)0)->f) == (width) ? 1 : -1]))
+#define GM_CFG_U32(sec, f, key, def, lo, hi, src, unit, doc) \
+    { sec, key, GM_KEY_U32, GM_CFG_FIELD(f, 4), def, lo, hi, NULL, src, unit, doc }
+#define GM_CFG_U64(sec, f, key, def, lo, hi, src, unit, doc) \
+    { sec, key, GM_KEY_U64, GM_CFG_FIELD(f, 8), def, lo, hi, NULL, src, unit, doc }
+#define GM_CFG_I64(sec, f, key, def, lo, hi, src, unit, doc) \
+    { sec, key, GM_KEY_I64, GM_CFG_FIELD(f, 8), (uint64_t)(int64_t)(def), \
+      (uint64_t)(int64_t)(lo), (uint64_t)(int64_t)(hi), NULL, src, unit, doc }
+#define GM_CFG_SIZE(sec, f, key, def, lo, hi, src, doc) \
+    { sec, key, GM_KEY_SIZE, GM_CFG_FIELD(f, 4), def, lo, hi, NULL, src, "bytes", doc }
+#define GM_CFG_ENUM(sec, f, key, def, names, src, doc) \
+    { sec, key, GM_KEY_ENUM, GM_CFG_FIELD(f, 4), def, 0, 0, names, src, "", doc }
+#define GM_CFG_K 1024u
+#define GM_CFG_M (1024u * 1024u)
 
 /* NULL if unknown. Names are case-sensitive. */
 const gm_config_section *gm_config_section_find(const char *section);

@@ -3,21 +3,16 @@
  * Warps issue from their per-warp instruction streams (workload.h) subject
  * to a register scoreboard; compute instructions hold their destination for
  * a per-class latency; memory instructions go to one LD/ST unit that
- * coalesces them (coalescer.h) and feeds the L1 data cache one line request
- * per cycle. The core holds either
- *   - an L1D (gm_core_init): the L1's links are the core's ports to the
- *     request and reply networks (the baseline), or
- *   - a direct port (gm_core_init_direct): a DC-L1 "lite core" with no L1D
- *     and no MSHRs. The LD/ST unit pushes each coalesced line request
- *     straight into req_out (NoC#1) when the link has room, and completes
- *     it when its reply pops out of rep_in (one reply per core cycle). */
+ * coalesces them (coalescer.h) and offers its memory port one line request
+ * per cycle. The core knows no cache: what sits behind the port is the
+ * design's (designs/): the baseline's private L1D front end, a DC-L1 lite
+ * core's direct link into NoC#1, and whatever later designs put there. */
 #ifndef GM_CORE_CORE_H
 #define GM_CORE_CORE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cache/l1d.h"
 #include "config/config.h"
 #include "core/coalescer.h"
 #include "dram/addr_map.h"
@@ -29,10 +24,28 @@
 #define GM_WARP_IBUF 16      /* instructions buffered per warp */
 #define GM_WARP_COMPUTE 8    /* compute results in flight per warp */
 
-typedef struct gm_core_ports {
-    gm_link *req_out;  /* to the request network (the L1 miss queue; direct: NoC#1) */
-    gm_link *rep_in;   /* from the reply network (L1 fills and acks; direct: NoC#1) */
-} gm_core_ports;
+/* The core's memory port, implemented by the design. Per core edge the
+ * core calls, in this order: cycle (when set), pop_reply until it returns
+ * NULL, then at most one offer/accept pair for the LD/ST head. A private
+ * L1 does its own clocked work in cycle, so it evaluates in a fixed order
+ * with its core. */
+typedef struct gm_core_port_ops {
+    void (*cycle)(void *ctx, gm_time now);
+    /* The next request completed at now, or NULL. */
+    gm_req *(*pop_reply)(void *ctx, gm_time now);
+    /* Whether a request like probe (addr, sectors, kind) is accepted at
+     * now. A port that refuses counts the refusal in its own statistics. */
+    bool (*offer)(void *ctx, const gm_req *probe, gm_time now);
+    /* Takes r; only right after offer() said yes for it. */
+    void (*accept)(void *ctx, gm_req *r, gm_time now);
+    /* Requests accepted and not yet returned, or other work inside. */
+    bool (*busy)(const void *ctx);
+} gm_core_port_ops;
+
+typedef struct gm_core_port {
+    const gm_core_port_ops *ops;
+    void *ctx;
+} gm_core_port;
 
 typedef struct gm_core_stats {
     uint64_t cycles;            /* core cycles with at least one resident warp */
@@ -45,17 +58,12 @@ typedef struct gm_core_stats {
     uint64_t stall_ldst;        /* slots lost to a full LD/ST queue */
     uint64_t stall_barrier;     /* slots where every ready warp waited at a barrier */
     uint64_t idle_slots;        /* slots with no warp at all */
-    uint64_t l1_refusals;       /* cycles the LD/ST unit was refused by the L1
-                                   (direct: by a full req_out link) */
+    uint64_t l1_refusals;       /* cycles the LD/ST unit was refused by its port */
     uint64_t ctas_done;
     uint64_t mem_latency_sum;   /* request creation to completion, in clock ticks */
     uint64_t mem_latency_n;
     uint64_t mem_latency_max;
     uint64_t event_hash;        /* FNV-1a over (request id, completion time) */
-    /* Direct port only: ticks from the request leaving its DC-L1 node
-     * (gm_req.t_seg) to its completion here: the NoC#1 reply part of the
-     * round trip (docs/designs/dcl1.md, latency split). */
-    uint64_t direct_reply_lat_sum;
 } gm_core_stats;
 
 /* A memory instruction in flight: the warp's destination register stays
@@ -125,10 +133,7 @@ typedef struct gm_core {
     const gm_core_cfg *cfg;
     const gm_addr_map *amap;
     gm_req_pool *pool;
-    gm_l1d l1;               /* unused (zero) with a direct port */
-    bool direct;             /* direct port instead of an L1D */
-    gm_core_ports dport;     /* the direct port's links */
-    uint32_t doutstanding;   /* direct: requests sent, reply not yet back */
+    gm_core_port port;       /* the memory system, as the design wires it */
     uint64_t cycle;          /* core cycles seen by this core */
     uint64_t next_age;
     uint32_t resident_ctas;
@@ -154,13 +159,10 @@ typedef struct gm_core {
 } gm_core;
 
 int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
-                 const gm_addr_map *amap, gm_req_pool *pool, gm_residency *res,
-                 gm_error *err);
-/* A lite core for DC-L1 designs: no L1D, no MSHRs, a direct port. */
-int gm_core_init_direct(gm_core *c, const gm_config *cfg, uint32_t id,
-                        const gm_addr_map *amap, gm_req_pool *pool, gm_error *err);
+                 const gm_addr_map *amap, gm_req_pool *pool, gm_error *err);
 void gm_core_free(gm_core *c);
-void gm_core_connect(gm_core *c, gm_core_ports ports);
+/* Wires the memory port; before the first tick. */
+void gm_core_attach_port(gm_core *c, gm_core_port port);
 
 /* Whether n CTAs of kernel k fit in the free warp and CTA slots now. */
 bool gm_core_can_take_ctas(const gm_core *c, const gm_kernel *k, uint32_t n);
@@ -170,7 +172,7 @@ void gm_core_launch_cta(gm_core *c, const gm_kernel *k, uint32_t cta);
 /* One core-clock edge. Returns the number of CTAs that finished. */
 uint32_t gm_core_tick(gm_core *c, gm_time now);
 
-/* Anything resident or in flight (warps, LD/ST queue, L1 or direct port). */
+/* Anything resident or in flight (warps, LD/ST queue, the port). */
 bool gm_core_busy(const gm_core *c);
 
 #endif

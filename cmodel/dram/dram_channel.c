@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dram/dram_standard.h"
+
 int gm_dram_channel_init(gm_dram_channel *ch, const gm_dram_cfg *cfg, uint32_t id,
                          gm_error *err)
 {
@@ -23,13 +25,15 @@ int gm_dram_channel_init(gm_dram_channel *ch, const gm_dram_cfg *cfg, uint32_t i
         return gm_fail(err, "dram: row_bytes (%u) and partition_bytes (%u) must be"
                             " multiples of the %u B line", cfg->row_bytes,
                        cfg->partition_bytes, GM_LINE_BYTES);
-    if (gm_dram_timing_check(&cfg->t, err))
+    if (gm_dram_timing_check(&cfg->t, err) || gm_dram_standard_check(cfg, err))
         return -1;
+    const gm_dram_standard *std = gm_dram_standard_at(cfg->standard);
     if (gm_addr_map_init(&ch->map, cfg->partition_bytes, cfg->channels, cfg->channels,
                          cfg->banks, cfg->bank_groups, cfg->row_bytes, cfg->atom_bytes,
                          err))
         return -1;
-    if (gm_dram_timer_init(&ch->timer, &cfg->t, cfg->banks, cfg->bank_groups, err))
+    if (gm_dram_timer_init(&ch->timer, std->rules, std->nrules, &cfg->t, cfg->banks,
+                           cfg->bank_groups, err))
         return -1;
     ch->cfg = *cfg;
     ch->id = id;

@@ -1,7 +1,8 @@
-/* One GDDR5 channel: an FR-FCFS (or FCFS) controller with an open-page
+/* One DRAM channel: an FR-FCFS (or FCFS) controller with an open-page
  * policy driving `banks` banks in `bank_groups` groups, all-bank refresh,
- * and the timing table of dram_timing.h. Ticked once per DRAM command-clock
- * edge; issues at most one command per tick on the command bus.
+ * and the timing table of the configured standard ([dram] standard,
+ * dram_standard.h: GDDR5 or HBM). Ticked once per DRAM command-clock edge;
+ * issues at most one command per tick on the command bus.
  *
  * Ports: one request link in and one return link out per L2 slice served
  * by the channel (index = slice % slices_per_channel). Every request that

@@ -11,7 +11,7 @@
  *
  * Both follow the block contract: *_eval gives the Moore outputs towards
  * the router from the registers, *_tick is the clock edge. Neither knows
- * about links or gm_req; the network (xbar.c) does that glue. */
+ * about links or gm_req; the network (net.c) does that glue. */
 #ifndef GM_NOC_NI_H
 #define GM_NOC_NI_H
 

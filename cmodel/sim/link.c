@@ -51,3 +51,36 @@ void *gm_link_pop(gm_link *l, gm_time now)
     }
     return it;
 }
+
+int gm_link_array_new(gm_link **out, uint32_t n, uint32_t cap, uint32_t latency,
+                      const gm_clock_domain *consumer, gm_error *err)
+{
+    *out = calloc(n ? n : 1, sizeof **out);
+    if (!*out)
+        return gm_fail(err, "out of memory");
+    for (uint32_t i = 0; i < n; i++)
+        if (gm_link_init(&(*out)[i], cap, latency, consumer) != 0) {
+            gm_link_array_free(*out, i);
+            *out = NULL;
+            return gm_fail(err, "out of memory");
+        }
+    return 0;
+}
+
+void gm_link_array_free(gm_link *l, uint32_t n)
+{
+    if (!l)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        gm_link_free(&l[i]);
+    free(l);
+}
+
+int gm_link_array_check_empty(const gm_link *l, uint32_t n, const char *what, gm_error *err)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!gm_link_empty(&l[i]))
+            return gm_fail(err, "drain check: %s link %u still holds %u items", what, i,
+                           l[i].count);
+    return 0;
+}

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "sim/clock.h"
+#include "sim/error.h"
 
 typedef struct gm_link {
     void **item;
@@ -35,6 +36,19 @@ typedef struct gm_link {
 int gm_link_init(gm_link *l, uint32_t cap, uint32_t latency,
                  const gm_clock_domain *consumer);
 void gm_link_free(gm_link *l);
+
+/* Two-flop synchronizer: the latency of every link that crosses between
+ * blocks of the system (SPEC 2.3). */
+#define GM_SYNC_EDGES 2u
+
+/* n links of one kind (cap, latency, consumer) as one array. Returns 0, or
+ * -1 with err (the array is then freed and *out NULL). */
+int gm_link_array_new(gm_link **out, uint32_t n, uint32_t cap, uint32_t latency,
+                      const gm_clock_domain *consumer, gm_error *err);
+void gm_link_array_free(gm_link *l, uint32_t n);
+/* Fails with "drain check: <what> link <i> still holds <k> items" unless
+ * every link of the array is empty. */
+int gm_link_array_check_empty(const gm_link *l, uint32_t n, const char *what, gm_error *err);
 
 static inline bool gm_link_can_push(const gm_link *l, gm_time now)
 {

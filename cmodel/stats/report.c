@@ -16,10 +16,18 @@ static double ratio(uint64_t num, uint64_t den)
     return den ? (double)num / (double)den : 0.0;
 }
 
-/* cJSON stores numbers as doubles: counters stay exact below 2^53. */
+/* cJSON stores numbers as doubles, exact below 2^53; larger values (a
+ * seed, a long run's counters) are written as integer literals so they
+ * survive the round trip (docs/stats.md). */
 static void put_u64(cJSON *o, const char *k, uint64_t v)
 {
-    cJSON_AddNumberToObject(o, k, (double)v);
+    if (v <= (UINT64_C(1) << 53)) {
+        cJSON_AddNumberToObject(o, k, (double)v);
+        return;
+    }
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    cJSON_AddRawToObject(o, k, buf);
 }
 
 static void put_f(cJSON *o, const char *k, double v)
@@ -141,10 +149,10 @@ static void sum_totals(const gm_system *s, totals *t)
         add_core(&t->core, &c->stats);
         t->event_hash = gm_fnv1a_u64(t->event_hash, c->stats.event_hash);
     }
-    /* The "L1" level: the cores' L1Ds, or the DC-L1 nodes' caches. */
-    uint32_t nl1 = s->dcl1 ? s->dcl1->topo.nodes : s->ncores;
+    /* The "L1" level: the caches the design registered (gm_system_add_l1). */
+    uint32_t nl1 = s->nl1;
     for (uint32_t i = 0; i < nl1; i++) {
-        const gm_l1d_stats *l = s->dcl1 ? &s->dcl1->nodes[i].cache.stats : &s->cores[i].l1.stats;
+        const gm_l1d_stats *l = s->l1[i];
         add_l1(&t->l1, l);
         double u = ratio(l->port_busy_cycles, s->core_cycle);
         t->l1_port_mean += u / nl1;
@@ -206,11 +214,11 @@ void gm_stats_collect(const gm_system *s, const gm_run_info *info, gm_run_result
 static cJSON *json_config(const gm_config *c)
 {
     cJSON *root = cJSON_CreateObject();
-    for (size_t si = 0; si < gm_config_nsections; si++) {
-        const char *sec = gm_config_sections[si].name;
+    for (size_t si = 0; si < gm_config_section_count(); si++) {
+        const char *sec = gm_config_section_at(si)->name;
         cJSON *o = cJSON_AddObjectToObject(root, sec);
-        for (size_t i = 0; i < gm_config_nkeys; i++) {
-            const gm_config_key *k = &gm_config_keys[i];
+        for (size_t i = 0; i < gm_config_key_count(); i++) {
+            const gm_config_key *k = gm_config_key_at(i);
             if (strcmp(k->section, sec) != 0)
                 continue;
             uint64_t v = gm_config_key_get(c, k);
@@ -307,53 +315,26 @@ static cJSON *json_copies(const gm_system *s)
     return o;
 }
 
-static void util_mean_max(const uint64_t *v, uint32_t n, uint64_t cycles, double *mean,
-                          double *max)
-{
-    *mean = *max = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        double u = ratio(v[i], cycles);
-        *mean += u / n;
-        if (u > *max)
-            *max = u;
-    }
-}
-
-static cJSON *json_net(const gm_xbar *x)
-{
-    cJSON *o = cJSON_CreateObject();
-    const gm_xbar_stats *st = &x->st;
-    double m, mx;
-    cJSON_AddStringToObject(o, "topology", "crossbar");
-    put_u64(o, "inputs", x->n_in);
-    put_u64(o, "outputs", x->n_out);
-    put_u64(o, "cycles", st->cycles);
-    put_u64(o, "packets_injected", st->packets_in);
-    put_u64(o, "packets_ejected", st->packets_out);
-    put_u64(o, "flits_injected", st->flits_in);
-    put_u64(o, "flits_ejected", st->flits_out);
-    put_f(o, "avg_packet_latency", ratio(st->lat_sum, st->packets_out));
-    put_u64(o, "max_packet_latency", st->lat_max);
-    util_mean_max(st->in_flits, x->n_in, st->cycles, &m, &mx);
-    put_f(o, "input_link_utilization_mean", m);
-    put_f(o, "input_link_utilization_max", mx);
-    util_mean_max(st->out_flits, x->n_out, st->cycles, &m, &mx);
-    put_f(o, "output_link_utilization_mean", m);
-    put_f(o, "output_link_utilization_max", mx);
-    return o;
-}
-
-/* A network made of n independent crossbars (n may be 0: a network the
- * design does not have), described as one. */
-static cJSON *json_net_group(const gm_xbar *x, uint32_t n)
+/* The instances of one network in one direction (every crossbar of
+ * NoC#1's request side, say), described as one. */
+static cJSON *json_net_group(const gm_system *s, const char *network, bool request)
 {
     cJSON *o = cJSON_CreateObject();
     uint64_t pin = 0, pout = 0, fin = 0, fout = 0, lat = 0, lat_max = 0, cycles = 0;
-    uint32_t nin = 0, nout = 0;
+    uint32_t n = 0, routers = 0, nin = 0, nout = 0, in0 = 0, out0 = 0;
     double in_sum = 0, in_max = 0, out_sum = 0, out_max = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        const gm_xbar_stats *st = &x[k].st;
-        cycles = st->cycles; /* every crossbar of a network ticks the same edges */
+    for (uint32_t k = 0; k < s->nnets; k++) {
+        const gm_net_ref *r = &s->nets[k];
+        if (strcmp(r->network, network) != 0 || r->request != request)
+            continue;
+        const gm_net *x = r->net;
+        const gm_net_stats *st = &x->st;
+        if (n++ == 0) {
+            in0 = x->n_sources;
+            out0 = x->n_sinks;
+        }
+        routers += gm_net_router_count(x);
+        cycles = st->cycles; /* every instance of a network ticks the same edges */
         pin += st->packets_in;
         pout += st->packets_out;
         fin += st->flits_in;
@@ -361,24 +342,25 @@ static cJSON *json_net_group(const gm_xbar *x, uint32_t n)
         lat += st->lat_sum;
         if (st->lat_max > lat_max)
             lat_max = st->lat_max;
-        for (uint32_t i = 0; i < x[k].n_in; i++) {
+        for (uint32_t i = 0; i < x->n_sources; i++) {
             double u = ratio(st->in_flits[i], st->cycles);
             in_sum += u;
             if (u > in_max)
                 in_max = u;
         }
-        for (uint32_t j = 0; j < x[k].n_out; j++) {
+        for (uint32_t j = 0; j < x->n_sinks; j++) {
             double u = ratio(st->out_flits[j], st->cycles);
             out_sum += u;
             if (u > out_max)
                 out_max = u;
         }
-        nin += x[k].n_in;
-        nout += x[k].n_out;
+        nin += x->n_sources;
+        nout += x->n_sinks;
     }
-    put_u64(o, "crossbars", n);
-    put_u64(o, "inputs_per_crossbar", n ? x[0].n_in : 0);
-    put_u64(o, "outputs_per_crossbar", n ? x[0].n_out : 0);
+    put_u64(o, "instances", n);
+    put_u64(o, "routers", routers);
+    put_u64(o, "sources_per_instance", in0);
+    put_u64(o, "sinks_per_instance", out0);
     put_u64(o, "cycles", cycles);
     put_u64(o, "packets_injected", pin);
     put_u64(o, "packets_ejected", pout);
@@ -393,22 +375,17 @@ static cJSON *json_net_group(const gm_xbar *x, uint32_t n)
     return o;
 }
 
-/* NoC#1 and NoC#2 request and reply networks of every design; the
- * baseline has no NoC#1 and its one network pair is NoC#2. */
+/* Every network the design registered: "<name>_request", "<name>_reply",
+ * in registration order. */
 static cJSON *json_networks(const gm_system *s)
 {
     cJSON *o = cJSON_CreateObject();
-    const gm_dcl1 *d = s->dcl1;
-    if (d) {
-        cJSON_AddItemToObject(o, "noc1_request", json_net_group(d->n1_req, d->topo.clusters));
-        cJSON_AddItemToObject(o, "noc1_reply", json_net_group(d->n1_rep, d->topo.clusters));
-        cJSON_AddItemToObject(o, "noc2_request", json_net_group(d->n2_req, d->topo.noc2_xbars));
-        cJSON_AddItemToObject(o, "noc2_reply", json_net_group(d->n2_rep, d->topo.noc2_xbars));
-    } else {
-        cJSON_AddItemToObject(o, "noc1_request", json_net_group(0, 0));
-        cJSON_AddItemToObject(o, "noc1_reply", json_net_group(0, 0));
-        cJSON_AddItemToObject(o, "noc2_request", json_net_group(&s->req_net, 1));
-        cJSON_AddItemToObject(o, "noc2_reply", json_net_group(&s->rep_net, 1));
+    char key[48];
+    for (uint32_t k = 0; k < s->nnets; k++) {
+        const gm_net_ref *r = &s->nets[k];
+        snprintf(key, sizeof key, "%s_%s", r->network, r->request ? "request" : "reply");
+        if (!cJSON_GetObjectItemCaseSensitive(o, key))
+            cJSON_AddItemToObject(o, key, json_net_group(s, r->network, r->request));
     }
     return o;
 }
@@ -416,96 +393,10 @@ static cJSON *json_networks(const gm_system *s)
 static cJSON *json_design(const gm_system *s)
 {
     cJSON *o = cJSON_CreateObject();
-    const gm_dcl1 *d = s->dcl1;
-    if (!d) {
-        cJSON_AddStringToObject(o, "design", "baseline");
-        cJSON_AddStringToObject(o, "name", "baseline");
-        put_u64(o, "l1_caches", s->ncores);
-        return o;
-    }
-    const gm_dcl1_topo *t = &d->topo;
-    static const char *const sharing[] = {"private", "shared", "clustered"};
-    char name[48];
-    gm_dcl1_topo_name(t, name, sizeof name);
-    cJSON_AddStringToObject(o, "design", "dcl1");
+    char name[64];
+    s->design->point_name(s->design_state, name, sizeof name);
+    cJSON_AddStringToObject(o, "kind", s->design->name);
     cJSON_AddStringToObject(o, "name", name);
-    cJSON_AddStringToObject(o, "sharing", sharing[t->sharing < 3 ? t->sharing : 0]);
-    put_u64(o, "l1_caches", t->nodes);
-    put_u64(o, "nodes", t->nodes);
-    put_u64(o, "clusters", t->clusters);
-    put_u64(o, "nodes_per_cluster", t->m);
-    put_u64(o, "cores_per_cluster", t->n);
-    put_u64(o, "boost", t->boost);
-    put_u64(o, "home_granule_bytes", t->home_granule);
-    cJSON_AddStringToObject(o, "noc2_layout", t->partitioned ? "partitioned" : "full");
-    cJSON *c = cJSON_AddObjectToObject(o, "node_cache");
-    put_u64(c, "size_bytes", d->node_cfg.size_bytes);
-    put_u64(c, "assoc", d->node_cfg.assoc);
-    put_u64(c, "latency", d->node_cfg.latency);
-    put_u64(c, "mshr_entries", d->node_cfg.mshr_entries);
-    put_u64(c, "mshr_merge", d->node_cfg.mshr_merge);
-    put_u64(c, "port_bytes", d->node_cfg.port_bytes);
-    return o;
-}
-
-/* Queue occupancy, bypass traffic and the latency split of a dcl1 run. */
-static cJSON *json_dcl1(const gm_system *s, const totals *t)
-{
-    const gm_dcl1 *d = s->dcl1;
-    uint32_t y = d->topo.nodes;
-    cJSON *o = cJSON_CreateObject();
-    cJSON *q = cJSON_AddObjectToObject(o, "queues");
-    put_u64(q, "depth", s->cfg.design.node_queue);
-    static const char *const qnames[GM_DCL1Q_NQ] = {"q1", "q2", "q3", "q4"};
-    uint64_t b13 = 0, b42 = 0, outfull = 0, perr = 0;
-    gm_dcl1_lat lat = {0};
-    for (uint32_t qi = 0; qi < GM_DCL1Q_NQ; qi++) {
-        uint64_t sum = 0, pushes = 0;
-        uint32_t mx = 0;
-        for (uint32_t i = 0; i < y; i++) {
-            const gm_dcl1q_stats *st = &d->nodes[i].q.st;
-            sum += st->occ_sum[qi];
-            pushes += st->pushes[qi];
-            if (st->occ_max[qi] > mx)
-                mx = st->occ_max[qi];
-        }
-        cJSON *e = cJSON_AddObjectToObject(q, qnames[qi]);
-        /* idle node cycles are skipped; their occupancy is 0 */
-        put_f(e, "avg_occupancy", ratio(sum, (uint64_t)y * s->core_cycle));
-        put_u64(e, "max_occupancy", mx);
-        put_u64(e, "pushes", pushes);
-    }
-    for (uint32_t i = 0; i < y; i++) {
-        const gm_dcl1_node *n = &d->nodes[i];
-        b13 += n->q.st.bypass_q1_q3;
-        b42 += n->q.st.bypass_q4_q2;
-        perr += n->q.st.protocol_errors;
-        outfull += n->cache.output_full;
-        lat.noc1 += n->lat.noc1;
-        lat.node += n->lat.node;
-        lat.noc2 += n->lat.noc2;
-        lat.l2 += n->lat.l2;
-        lat.dram += n->lat.dram;
-        lat.requests += n->lat.requests;
-    }
-    put_u64(o, "bypass_q1_to_q3", b13);
-    put_u64(o, "bypass_q4_to_q2", b42);
-    put_u64(o, "cache_output_full_cycles", outfull);
-    put_u64(o, "queue_protocol_errors", perr);
-    uint64_t noc1_rep = 0;
-    for (uint32_t i = 0; i < s->ncores; i++)
-        noc1_rep += s->cores[i].stats.direct_reply_lat_sum;
-    /* averages over every request, in core cycles; the parts add up to
-     * core.avg_mem_latency */
-    double den = (double)t->core.mem_latency_n * (double)gm_system_core_period(s);
-    cJSON *l = cJSON_AddObjectToObject(o, "latency_split");
-    put_u64(l, "requests", t->core.mem_latency_n);
-    put_f(l, "noc1", den > 0 ? (double)(lat.noc1 + noc1_rep) / den : 0.0);
-    put_f(l, "node", den > 0 ? (double)lat.node / den : 0.0);
-    put_f(l, "noc2", den > 0 ? (double)lat.noc2 / den : 0.0);
-    put_f(l, "l2", den > 0 ? (double)lat.l2 / den : 0.0);
-    put_f(l, "dram", den > 0 ? (double)lat.dram / den : 0.0);
-    put_f(l, "total", den > 0 ? (double)t->core.mem_latency_sum / den : 0.0);
     return o;
 }
 
@@ -526,14 +417,15 @@ static cJSON *json_l2(const gm_system *s, const totals *t)
     put_u64(o, "writebacks", l->writebacks);
     put_u64(o, "evictions", l->evictions);
     put_u64(o, "input_stalls", l->input_stalls);
-    /* L2 traffic on the networks (dcl1: NoC#2), in flits of noc.flit_bytes. */
-    uint64_t rq = s->req_net.st.flits_in, rp = s->rep_net.st.flits_in;
-    if (s->dcl1) {
-        for (uint32_t k = 0; k < s->dcl1->topo.noc2_xbars; k++) {
-            rq += s->dcl1->n2_req[k].st.flits_in;
-            rp += s->dcl1->n2_rep[k].st.flits_in;
+    /* L2 traffic on the networks at the L2 slices, in flits of noc.flit_bytes. */
+    uint64_t rq = 0, rp = 0;
+    for (uint32_t k = 0; k < s->nnets; k++)
+        if (s->nets[k].l2_side) {
+            if (s->nets[k].request)
+                rq += s->nets[k].net->st.flits_in;
+            else
+                rp += s->nets[k].net->st.flits_in;
         }
-    }
     put_u64(o, "request_flits", rq);
     put_u64(o, "reply_flits", rp);
     return o;
@@ -591,7 +483,7 @@ int gm_stats_write_json(const gm_system *s, const gm_run_info *info, FILE *f, gm
     put_u64(root, "schema_version", GM_STATS_SCHEMA_VERSION);
     cJSON_AddStringToObject(root, "workload", info->workload);
     cJSON_AddStringToObject(root, "size", info->size);
-    put_u64(root, "seed", s->cfg.sim.seed);
+    put_u64(root, "seed", s->cfg.sim.seed); /* exact: see put_u64 */
     cJSON_AddStringToObject(root, "status", status_name(s->status));
     cJSON_AddItemToObject(root, "config", json_config(&s->cfg));
 
@@ -612,21 +504,13 @@ int gm_stats_write_json(const gm_system *s, const gm_run_info *info, FILE *f, gm
     cJSON_AddItemToObject(root, "core", json_core(s, &t));
     cJSON_AddItemToObject(root, "l1", json_l1(s, &t));
     cJSON_AddItemToObject(root, "copies", json_copies(s));
-    if (s->dcl1) {
-        /* the network between the L1 level and the L2: NoC#2 */
-        const gm_dcl1 *d = s->dcl1;
-        cJSON_AddItemToObject(root, "request_network", json_net_group(d->n2_req, d->topo.noc2_xbars));
-        cJSON_AddItemToObject(root, "reply_network", json_net_group(d->n2_rep, d->topo.noc2_xbars));
-    } else {
-        cJSON_AddItemToObject(root, "request_network", json_net(&s->req_net));
-        cJSON_AddItemToObject(root, "reply_network", json_net(&s->rep_net));
-    }
     cJSON_AddItemToObject(root, "l2", json_l2(s, &t));
     cJSON_AddItemToObject(root, "dram", json_dram(s, &t));
-    cJSON_AddItemToObject(root, "design", json_design(s));
+    cJSON *design = json_design(s);
+    cJSON_AddItemToObject(root, "design", design);
+    if (s->design->stats_json)
+        s->design->stats_json(s, s->design_state, design, root);
     cJSON_AddItemToObject(root, "networks", json_networks(s));
-    if (s->dcl1)
-        cJSON_AddItemToObject(root, "dcl1", json_dcl1(s, &t));
     cJSON *c = cJSON_AddObjectToObject(root, "conservation");
     put_u64(c, "requests_created", s->pool.allocated);
     put_u64(c, "requests_completed", s->pool.completed);
@@ -652,12 +536,8 @@ void gm_stats_print_summary(const gm_system *s, const gm_run_info *info, FILE *f
     gm_stats_collect(s, info, &r);
     fprintf(f, "workload %s (%s), %u cores, status %s\n", info->workload, info->size,
             s->ncores, r.status);
-    if (s->dcl1) {
-        char name[48];
-        gm_dcl1_topo_name(&s->dcl1->topo, name, sizeof name);
-        fprintf(f, "  design                 DC-L1 %s (%u nodes; L1 figures are the nodes')\n",
-                name, s->dcl1->topo.nodes);
-    }
+    if (s->design->stats_text)
+        s->design->stats_text(s, s->design_state, f);
     fprintf(f, "  core cycles            %" PRIu64 "\n", r.core_cycles);
     fprintf(f, "  warp instructions      %" PRIu64 "\n", r.warp_insts);
     fprintf(f, "  IPC (warp inst/cycle)  %.3f\n", r.ipc);

@@ -10,7 +10,7 @@
 
 #include "system/system.h"
 
-#define GM_STATS_SCHEMA_VERSION 1
+#define GM_STATS_SCHEMA_VERSION 2
 
 typedef struct gm_run_info {
     const char *workload;

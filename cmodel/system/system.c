@@ -5,42 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Two-flop synchronizer at every clock-domain crossing. */
-#define SYNC_EDGES 2u
-
-static uint32_t dest_slice(const gm_req *r, void *ctx)
-{
-    (void)ctx;
-    return r->slice;
-}
-
-static uint32_t dest_core(const gm_req *r, void *ctx)
-{
-    (void)ctx;
-    return r->src;
-}
-
-static int make_links(gm_link **out, uint32_t n, uint32_t cap, uint32_t latency,
-                      const gm_clock_domain *consumer, gm_error *err)
-{
-    *out = calloc(n, sizeof **out);
-    if (!*out)
-        return gm_fail(err, "out of memory");
-    for (uint32_t i = 0; i < n; i++)
-        if (gm_link_init(&(*out)[i], cap, latency, consumer) != 0)
-            return gm_fail(err, "out of memory");
-    return 0;
-}
-
-static void free_links(gm_link *l, uint32_t n)
-{
-    if (!l)
-        return;
-    for (uint32_t i = 0; i < n; i++)
-        gm_link_free(&l[i]);
-    free(l);
-}
-
 static gm_link **link_ptrs(gm_link *l, uint32_t n)
 {
     gm_link **p = calloc(n ? n : 1, sizeof *p);
@@ -50,64 +14,37 @@ static gm_link **link_ptrs(gm_link *l, uint32_t n)
     return p;
 }
 
-static bool is_dcl1(const gm_system *s)
-{
-    return s->cfg.design.design == GM_DESIGN_DCL1;
-}
-
+/* The four common domains; the design adds its own in its build, and the
+ * clock is finalized after it. Registration order is the tie-break order
+ * of simultaneous edges. */
 static int init_clocks(gm_system *s, gm_error *err)
 {
     gm_clock *c = &s->clock;
     gm_clock_init(c);
-    s->dom_noc1 = -1;
-    /* Registration order is the tie-break order of simultaneous edges. */
     if ((s->dom_core = gm_clock_add(c, "core", s->cfg.core.clock_mhz, err)) < 0 ||
         (s->dom_icnt = gm_clock_add(c, "icnt", s->cfg.noc.clock_mhz, err)) < 0 ||
         (s->dom_l2 = gm_clock_add(c, "l2", s->cfg.l2.clock_mhz, err)) < 0 ||
         (s->dom_dram = gm_clock_add(c, "dram", s->cfg.dram.clock_mhz, err)) < 0)
         return -1;
-    /* DC-L1 +Boost: NoC#1 in its own domain at twice the interconnect
-     * clock; without boost NoC#1 runs on the interconnect clock. */
-    if (is_dcl1(s) && s->cfg.design.boost &&
-        (s->dom_noc1 = gm_clock_add(c, "noc1", 2 * s->cfg.noc.clock_mhz, err)) < 0)
-        return -1;
-    return gm_clock_finalize(c, err);
-}
-
-/* The clock of NoC#1 (dcl1): its own when boosted, else the interconnect's. */
-static const gm_clock_domain *noc1_domain(const gm_system *s)
-{
-    return &s->clock.d[s->dom_noc1 >= 0 ? s->dom_noc1 : s->dom_icnt];
+    return 0;
 }
 
 static int init_links(gm_system *s, gm_error *err)
 {
     const gm_config *cfg = &s->cfg;
-    const gm_clock_domain *core = &s->clock.d[s->dom_core];
     const gm_clock_domain *icnt = &s->clock.d[s->dom_icnt];
     const gm_clock_domain *l2 = &s->clock.d[s->dom_l2];
     const gm_clock_domain *dram = &s->clock.d[s->dom_dram];
-    uint32_t ns = s->nslices, nc = s->ncores;
-
-    /* The L1 keeps its own miss queue; the crossing itself needs little.
-     * A DC-L1 lite core feeds NoC#1, whose injection NI queues. */
-    if (make_links(&s->core_req, nc, 2, SYNC_EDGES, is_dcl1(s) ? noc1_domain(s) : icnt,
-                   err) ||
-        make_links(&s->core_rep, nc, cfg->noc.eject_queue, SYNC_EDGES, core, err) ||
-        make_links(&s->l2_in, ns, cfg->l2.in_queue, SYNC_EDGES, l2, err) ||
-        make_links(&s->l2_out, ns, cfg->l2.out_queue, SYNC_EDGES, icnt, err) ||
-        make_links(&s->l2_dram, ns, cfg->l2.dram_queue, SYNC_EDGES, dram, err) ||
+    uint32_t ns = s->nslices;
+    if (gm_link_array_new(&s->l2_in, ns, cfg->l2.in_queue, GM_SYNC_EDGES, l2, err) ||
+        gm_link_array_new(&s->l2_out, ns, cfg->l2.out_queue, GM_SYNC_EDGES, icnt, err) ||
+        gm_link_array_new(&s->l2_dram, ns, cfg->l2.dram_queue, GM_SYNC_EDGES, dram, err) ||
         /* Sized so a channel can always return what it accepted. */
-        make_links(&s->dram_l2, ns, cfg->dram.queue + 1, SYNC_EDGES, l2, err))
+        gm_link_array_new(&s->dram_l2, ns, cfg->dram.queue + 1, GM_SYNC_EDGES, l2, err))
         return -1;
-    s->req_in_ptrs = link_ptrs(s->core_req, nc);
-    s->req_out_ptrs = link_ptrs(s->l2_in, ns);
-    s->rep_in_ptrs = link_ptrs(s->l2_out, ns);
-    s->rep_out_ptrs = link_ptrs(s->core_rep, nc);
     s->chan_in_ptrs = link_ptrs(s->l2_dram, ns);
     s->chan_out_ptrs = link_ptrs(s->dram_l2, ns);
-    if (!s->req_in_ptrs || !s->req_out_ptrs || !s->rep_in_ptrs || !s->rep_out_ptrs ||
-        !s->chan_in_ptrs || !s->chan_out_ptrs)
+    if (!s->chan_in_ptrs || !s->chan_out_ptrs)
         return gm_fail(err, "out of memory");
     return 0;
 }
@@ -121,40 +58,9 @@ static int init_blocks(gm_system *s, gm_error *err)
     if (!s->cores || !s->slices || !s->chans)
         return gm_fail(err, "out of memory");
 
-    for (uint32_t i = 0; i < s->ncores; i++) {
-        if (is_dcl1(s) ? gm_core_init_direct(&s->cores[i], cfg, i, &s->amap, &s->pool, err)
-                       : gm_core_init(&s->cores[i], cfg, i, &s->amap, &s->pool, &s->res, err))
+    for (uint32_t i = 0; i < s->ncores; i++)
+        if (gm_core_init(&s->cores[i], cfg, i, &s->amap, &s->pool, err))
             return -1;
-        gm_core_connect(&s->cores[i], (gm_core_ports){.req_out = &s->core_req[i],
-                                                      .rep_in = &s->core_rep[i]});
-    }
-    if (is_dcl1(s)) {
-        s->dcl1 = calloc(1, sizeof *s->dcl1);
-        if (!s->dcl1)
-            return gm_fail(err, "out of memory");
-        gm_dcl1_env env = {
-            .cfg = cfg, .res = &s->res,
-            .core = &s->clock.d[s->dom_core], .icnt = &s->clock.d[s->dom_icnt],
-            .noc1 = noc1_domain(s),
-            .core_req = s->core_req, .core_rep = s->core_rep,
-            .l2_in = s->l2_in, .l2_out = s->l2_out,
-        };
-        if (gm_dcl1_init(s->dcl1, &env, err))
-            return -1;
-        s->copies.max_allowed = s->dcl1->topo.max_copies;
-    } else {
-        if (gm_xbar_init(&s->req_net, "request", s->ncores, s->nslices, &cfg->noc,
-                         dest_slice, s, err) ||
-            gm_xbar_init(&s->rep_net, "reply", s->nslices, s->ncores, &cfg->noc,
-                         dest_core, s, err))
-            return -1;
-        gm_xbar_connect(&s->req_net,
-                        (gm_xbar_ports){.in = s->req_in_ptrs, .out = s->req_out_ptrs});
-        gm_xbar_connect(&s->rep_net,
-                        (gm_xbar_ports){.in = s->rep_in_ptrs, .out = s->rep_out_ptrs});
-        s->copies.max_allowed = s->ncores;
-    }
-
     for (uint32_t i = 0; i < s->nslices; i++) {
         if (gm_l2_slice_init(&s->slices[i], &cfg->l2, i, &s->pool, err) ||
             /* Sets are indexed within the lines this slice owns. */
@@ -179,6 +85,19 @@ static int init_blocks(gm_system *s, gm_error *err)
     return gm_cta_sched_init(&s->cta, &cfg->core, err);
 }
 
+/* The design wires the cores' ports and everything up to the L2 links. */
+static int build_design(gm_system *s, gm_error *err)
+{
+    s->design = gm_design_of(&s->cfg);
+    if (s->design->build(s, &s->design_state, err) != 0)
+        return -1;
+    for (uint32_t i = 0; i < s->ncores; i++)
+        if (!s->cores[i].port.ops)
+            return gm_fail(err, "design %s left core %u without a memory port",
+                           s->design->name, i);
+    return gm_clock_finalize(&s->clock, err);
+}
+
 int gm_system_init(gm_system *s, const gm_config *cfg, gm_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -191,7 +110,8 @@ int gm_system_init(gm_system *s, const gm_config *cfg, gm_error *err)
         gm_addr_map_init(&s->amap, cfg->dram.partition_bytes, s->nslices, s->nchannels,
                          cfg->dram.banks, cfg->dram.bank_groups, cfg->dram.row_bytes,
                          cfg->dram.atom_bytes, err) ||
-        gm_residency_init(&s->res, err) || init_links(s, err) || init_blocks(s, err)) {
+        gm_residency_init(&s->res, err) || init_links(s, err) || init_blocks(s, err) ||
+        build_design(s, err)) {
         gm_system_free(s);
         return -1;
     }
@@ -200,6 +120,8 @@ int gm_system_init(gm_system *s, const gm_config *cfg, gm_error *err)
 
 void gm_system_free(gm_system *s)
 {
+    if (s->design && s->design_state)
+        s->design->destroy(s->design_state);
     if (s->cores)
         for (uint32_t i = 0; i < s->ncores; i++)
             gm_core_free(&s->cores[i]);
@@ -209,31 +131,74 @@ void gm_system_free(gm_system *s)
     if (s->chans)
         for (uint32_t i = 0; i < s->nchannels; i++)
             gm_dram_channel_free(&s->chans[i]);
-    gm_xbar_free(&s->req_net);
-    gm_xbar_free(&s->rep_net);
-    if (s->dcl1)
-        gm_dcl1_free(s->dcl1);
-    free(s->dcl1);
     gm_cta_sched_free(&s->cta);
     gm_residency_free(&s->res);
     free(s->cores);
     free(s->slices);
     free(s->chans);
-    free_links(s->core_req, s->ncores);
-    free_links(s->core_rep, s->ncores);
-    free_links(s->l2_in, s->nslices);
-    free_links(s->l2_out, s->nslices);
-    free_links(s->l2_dram, s->nslices);
-    free_links(s->dram_l2, s->nslices);
-    free(s->req_in_ptrs);
-    free(s->req_out_ptrs);
-    free(s->rep_in_ptrs);
-    free(s->rep_out_ptrs);
+    gm_link_array_free(s->l2_in, s->nslices);
+    gm_link_array_free(s->l2_out, s->nslices);
+    gm_link_array_free(s->l2_dram, s->nslices);
+    gm_link_array_free(s->dram_l2, s->nslices);
     free(s->chan_in_ptrs);
     free(s->chan_out_ptrs);
+    free(s->nets);
+    free(s->l1);
     free(s->krec);
     gm_req_pool_free(&s->pool);
     memset(s, 0, sizeof *s);
+}
+
+/* ---- registration by the design ------------------------------------------ */
+
+int gm_system_add_clock(gm_system *s, const char *name, uint32_t mhz, gm_error *err)
+{
+    return gm_clock_add(&s->clock, name, mhz, err);
+}
+
+int gm_system_on_edge(gm_system *s, int domain, void (*fn)(void *ctx, gm_time now),
+                      void *ctx, gm_error *err)
+{
+    if (domain < 0 || domain >= GM_CLOCK_MAX_DOMAINS || domain >= s->clock.n)
+        return gm_fail(err, "design %s: edge hook on unknown clock domain %d",
+                       s->design->name, domain);
+    if (s->nhooks[domain] == GM_SYSTEM_MAX_HOOKS)
+        return gm_fail(err, "design %s: more than %u edge hooks on clock %s", s->design->name,
+                       GM_SYSTEM_MAX_HOOKS, s->clock.d[domain].name);
+    s->hooks[domain][s->nhooks[domain]++] = (gm_edge_hook){fn, ctx};
+    return 0;
+}
+
+/* Appends one element to a growing array of n elements of size sz. */
+static void *grow(void *base, uint32_t *cap, uint32_t n, size_t sz)
+{
+    if (n < *cap)
+        return base;
+    uint32_t c = *cap ? 2 * *cap : 8;
+    void *p = realloc(base, c * sz);
+    if (p)
+        *cap = c;
+    return p;
+}
+
+int gm_system_add_net(gm_system *s, gm_net_ref ref, gm_error *err)
+{
+    gm_net_ref *p = grow(s->nets, &s->nets_cap, s->nnets, sizeof *p);
+    if (!p)
+        return gm_fail(err, "out of memory");
+    s->nets = p;
+    s->nets[s->nnets++] = ref;
+    return 0;
+}
+
+int gm_system_add_l1(gm_system *s, const gm_l1d_stats *st, gm_error *err)
+{
+    const gm_l1d_stats **p = grow(s->l1, &s->l1_cap, s->nl1, sizeof *p);
+    if (!p)
+        return gm_fail(err, "out of memory");
+    s->l1 = p;
+    s->l1[s->nl1++] = st;
+    return 0;
 }
 
 /* ---- kernels ------------------------------------------------------------ */
@@ -271,6 +236,12 @@ static void finish_kernel(gm_system *s)
 
 /* ---- per-domain edges ---------------------------------------------------- */
 
+static inline void run_hooks(gm_system *s, int d, gm_time now)
+{
+    for (uint32_t i = 0; i < s->nhooks[d]; i++)
+        s->hooks[d][i].fn(s->hooks[d][i].ctx, now);
+}
+
 static void core_edge(gm_system *s, gm_time now)
 {
     s->core_cycle++;
@@ -281,25 +252,12 @@ static void core_edge(gm_system *s, gm_time now)
     uint32_t done = 0;
     for (uint32_t i = 0; i < s->ncores; i++)
         done += gm_core_tick(&s->cores[i], now);
-    if (s->dcl1)
-        gm_dcl1_tick_nodes(s->dcl1, now);
+    run_hooks(s, s->dom_core, now);
     if (done) {
         s->ctas_left -= done;
         if (s->ctas_left == 0 && gm_cta_sched_all_issued(&s->cta))
             finish_kernel(s);
     }
-}
-
-static void icnt_edge(gm_system *s, gm_time now)
-{
-    if (s->dcl1) {
-        gm_dcl1_tick_noc2(s->dcl1, now);
-        if (s->dom_noc1 < 0)
-            gm_dcl1_tick_noc1(s->dcl1, now);
-        return;
-    }
-    gm_xbar_tick(&s->req_net, now);
-    gm_xbar_tick(&s->rep_net, now);
 }
 
 static void l2_edge(gm_system *s, gm_time now)
@@ -364,6 +322,16 @@ static void format_places(const stuck_scan *o, char *buf, size_t len)
         snprintf(buf + at, len - at, ", %" PRIu64 " elsewhere", o->other);
 }
 
+/* Where r sits inside a network or another block of the design. */
+static bool find_req(const gm_system *s, const gm_req *r, char *buf, size_t len)
+{
+    if (r->loc == GM_LOC_NOC_REQ || r->loc == GM_LOC_NOC_REP)
+        for (uint32_t i = 0; i < s->nnets; i++)
+            if (gm_net_find_req(s->nets[i].net, r, buf, len))
+                return true;
+    return s->design->find_req && s->design->find_req(s->design_state, r, buf, len);
+}
+
 /* A request that has not moved for watchdog_cycles core cycles means the
  * system is stuck: report the oldest such request and where it sits. */
 static bool watchdog_check(gm_system *s, gm_time now)
@@ -378,13 +346,9 @@ static bool watchdog_check(gm_system *s, gm_time now)
         if (waited < bound)
             return false;
         char where[160] = "";
-        if (r->loc == GM_LOC_NOC_REQ || r->loc == GM_LOC_NOC_REP) {
-            const gm_xbar *x = r->loc == GM_LOC_NOC_REQ ? &s->req_net : &s->rep_net;
-            char buf[140];
-            if (s->dcl1 ? gm_dcl1_find_req(s->dcl1, r, buf, sizeof buf)
-                        : gm_xbar_find_req(x, r, buf, sizeof buf))
-                snprintf(where, sizeof where, " [%s]", buf);
-        }
+        char buf[140];
+        if (find_req(s, r, buf, sizeof buf))
+            snprintf(where, sizeof where, " [%s]", buf);
         char places[320];
         format_places(&o, places, sizeof places);
         const char *from = r->kind == GM_REQ_WRITEBACK ? "write-back from L2 slice" : "from core";
@@ -442,7 +406,7 @@ static int sample_copies(gm_system *s, gm_error *err)
     if (most > s->copies.max_allowed)
         return gm_fail(err, "invariant: at core cycle %" PRIu64 " line 0x%" PRIx64
                             " is resident in %u %s; this design allows at most %u",
-                       s->core_cycle, line, most, s->dcl1 ? "DC-L1 nodes" : "L1s",
+                       s->core_cycle, line, most, s->design->l1_noun,
                        s->copies.max_allowed);
     return 0;
 }
@@ -460,18 +424,10 @@ static bool system_quiet(const gm_system *s)
     for (uint32_t i = 0; i < s->nchannels; i++)
         if (gm_dram_channel_busy(&s->chans[i]))
             return false;
-    if (s->dcl1)
-        return !gm_dcl1_busy(s->dcl1);
-    return !gm_xbar_busy(&s->req_net) && !gm_xbar_busy(&s->rep_net);
-}
-
-static int check_links_empty(const gm_link *l, uint32_t n, const char *what, gm_error *err)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (!gm_link_empty(&l[i]))
-            return gm_fail(err, "drain check: %s link %u still holds %u items", what, i,
-                           l[i].count);
-    return 0;
+    for (uint32_t i = 0; i < s->nnets; i++)
+        if (gm_net_busy(s->nets[i].net))
+            return false;
+    return !s->design->busy(s->design_state);
 }
 
 /* Conservation at the end of a run: every request got its reply, every
@@ -481,18 +437,15 @@ static int check_drained(const gm_system *s, gm_error *err)
     if (s->pool.allocated != s->pool.completed)
         return gm_fail(err, "conservation: %" PRIu64 " requests created, %" PRIu64
                             " completed", s->pool.allocated, s->pool.completed);
-    if (check_links_empty(s->core_req, s->ncores, "core->request-network", err) ||
-        check_links_empty(s->core_rep, s->ncores, "reply-network->core", err) ||
-        check_links_empty(s->l2_in, s->nslices, "request-network->L2", err) ||
-        check_links_empty(s->l2_out, s->nslices, "L2->reply-network", err) ||
-        check_links_empty(s->l2_dram, s->nslices, "L2->DRAM", err) ||
-        check_links_empty(s->dram_l2, s->nslices, "DRAM->L2", err))
+    if (gm_link_array_check_empty(s->l2_in, s->nslices, "network->L2", err) ||
+        gm_link_array_check_empty(s->l2_out, s->nslices, "L2->network", err) ||
+        gm_link_array_check_empty(s->l2_dram, s->nslices, "L2->DRAM", err) ||
+        gm_link_array_check_empty(s->dram_l2, s->nslices, "DRAM->L2", err))
         return -1;
-    if (s->dcl1)
-        return gm_dcl1_check_drained(s->dcl1, err);
-    if (gm_xbar_check_drained(&s->req_net, err) || gm_xbar_check_drained(&s->rep_net, err))
-        return -1;
-    return 0;
+    for (uint32_t i = 0; i < s->nnets; i++)
+        if (gm_net_check_drained(s->nets[i].net, err))
+            return -1;
+    return s->design->check_drained(s->design_state, err);
 }
 
 static double wall_seconds(void)
@@ -545,14 +498,12 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
                 s->status = GM_RUN_MAX_CYCLES;
                 break;
             }
-        } else if (d == s->dom_icnt) {
-            icnt_edge(s, now);
-        } else if (d == s->dom_l2) {
-            l2_edge(s, now);
-        } else if (d == s->dom_dram) {
-            dram_edge(s, now);
         } else {
-            gm_dcl1_tick_noc1(s->dcl1, now);
+            if (d == s->dom_l2)
+                l2_edge(s, now);
+            else if (d == s->dom_dram)
+                dram_edge(s, now);
+            run_hooks(s, d, now);
         }
         if (s->stop_reason[0]) {
             s->status = GM_RUN_ERROR;
@@ -570,38 +521,6 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
         return -1;
     }
     return 0;
-}
-
-uint32_t gm_system_xbar_count(const gm_system *s)
-{
-    if (!s->dcl1)
-        return 2;
-    return 2 * (s->dcl1->topo.clusters + s->dcl1->topo.noc2_xbars);
-}
-
-gm_xbar_ref gm_system_xbar_at(gm_system *s, uint32_t i)
-{
-    gm_xbar_ref r = {0};
-    r.request = i % 2 == 0;
-    if (!s->dcl1) {
-        r.xbar = r.request ? &s->req_net : &s->rep_net;
-        r.network = "noc";
-        r.domain = s->dom_icnt;
-        return r;
-    }
-    gm_dcl1 *d = s->dcl1;
-    uint32_t k = i / 2;
-    if (k < d->topo.clusters) {
-        r.xbar = r.request ? &d->n1_req[k] : &d->n1_rep[k];
-        r.network = "noc1";
-        r.domain = s->dom_noc1 >= 0 ? s->dom_noc1 : s->dom_icnt;
-    } else {
-        k -= d->topo.clusters;
-        r.xbar = r.request ? &d->n2_req[k] : &d->n2_rep[k];
-        r.network = "noc2";
-        r.domain = s->dom_icnt;
-    }
-    return r;
 }
 
 void gm_system_request_stop(gm_system *s, const char *reason)

@@ -1,12 +1,12 @@
 /* gm_system: one whole GPU memory system, wired with gm_links and stepped
- * by the multi-clock scheduler. [design] design selects what sits between
- * the cores and the L2 slices:
- *   baseline  (SPEC section 3) cores with private L1Ds, a request and a
- *             reply crossbar;
- *   dcl1      lite cores with direct ports, NoC#1, DC-L1 nodes, NoC#2
- *             (designs/dcl1.h, docs/designs/dcl1.md).
- * L2 slices and DRAM channels are the same in both. Everything a run needs
- * lives here, so two systems can coexist in one process. */
+ * by the multi-clock scheduler. The system owns the clocks, the cores and
+ * their CTA scheduler, the L2 slices, the DRAM channels, the run loop, the
+ * watchdog and the conservation checks. What sits between the cores'
+ * memory ports and the L2 slices is the design selected by [design] kind,
+ * a plug-in (designs/design.h) the system knows only through its ops and
+ * what it registers here: its clocked work per domain, its networks and
+ * its L1-level caches. Everything a run needs lives here, so two systems
+ * can coexist in one process. */
 #ifndef GM_SYSTEM_SYSTEM_H
 #define GM_SYSTEM_SYSTEM_H
 
@@ -14,15 +14,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cache/l1d.h"
 #include "cache/residency.h"
 #include "config/config.h"
 #include "core/core.h"
 #include "core/cta_sched.h"
-#include "designs/dcl1/dcl1.h"
+#include "designs/design.h"
 #include "dram/addr_map.h"
 #include "dram/dram_channel.h"
 #include "l2/l2_slice.h"
-#include "noc/xbar.h"
+#include "noc/net.h"
 #include "sim/clock.h"
 #include "sim/link.h"
 #include "sim/req.h"
@@ -35,8 +36,8 @@ typedef enum gm_run_status {
     GM_RUN_ERROR,         /* a conservation or drain check failed */
 } gm_run_status;
 
-/* Copies-per-line samples (SPEC section 7). "L1" is an L1D in the
- * baseline and a DC-L1 node in the dcl1 design. */
+/* Copies-per-line samples (SPEC section 7). "L1" is whatever the design
+ * registered with gm_system_add_l1 (an L1D, a DC-L1 node, ...). */
 typedef struct gm_copies_stats {
     uint64_t samples;
     uint64_t resident_sum;   /* sum over samples of resident L1 lines */
@@ -44,7 +45,7 @@ typedef struct gm_copies_stats {
     uint64_t final_resident;
     uint64_t final_distinct;
     uint32_t max_copies;     /* most L1s holding one line, over samples and the end */
-    uint32_t max_allowed;    /* the design's bound: cores (baseline), clusters (dcl1) */
+    uint32_t max_allowed;    /* the design's bound (set by its build) */
 } gm_copies_stats;
 
 typedef struct gm_kernel_record {
@@ -62,11 +63,30 @@ typedef struct gm_progress {
     void *arg;
 } gm_progress;
 
+/* Clocked work a design registers for one clock domain. */
+typedef struct gm_edge_hook {
+    void (*fn)(void *ctx, gm_time now);
+    void *ctx;
+} gm_edge_hook;
+
+/* One network instance of the design, in registration order. The
+ * topology listing, co-simulation instance patterns, network statistics,
+ * busy/drain checks and the watchdog's packet search all use this one list,
+ * so they see exactly the routers a run simulates. */
+typedef struct gm_net_ref {
+    gm_net *net;
+    const char *network;   /* its network's name: "noc" (baseline), "noc1", "noc2" */
+    bool request;          /* request direction (else reply) */
+    bool l2_side;          /* delivers to (request) or from (reply) the L2 slices */
+    int domain;            /* clock domain index in s->clock */
+} gm_net_ref;
+
+#define GM_SYSTEM_MAX_HOOKS 8
+
 typedef struct gm_system {
     gm_config cfg;
     gm_clock clock;
     int dom_core, dom_icnt, dom_l2, dom_dram;
-    int dom_noc1;            /* dcl1 with boost: NoC#1's own domain; else -1 */
     gm_req_pool pool;
     gm_addr_map amap;
     gm_residency res;
@@ -74,20 +94,25 @@ typedef struct gm_system {
     uint32_t ncores, nslices, nchannels;
     gm_core *cores;
     gm_cta_sched cta;
-    gm_xbar req_net, rep_net;  /* baseline only (zero for dcl1) */
-    gm_dcl1 *dcl1;             /* dcl1 only (NULL for the baseline) */
     gm_l2_slice *slices;
     gm_dram_channel *chans;
 
-    /* links, by producer -> consumer */
-    gm_link *core_req;   /* [ncores] core L1 -> request network (dcl1: -> NoC#1) */
-    gm_link *core_rep;   /* [ncores] reply network -> core (dcl1: NoC#1 ->) */
-    gm_link *l2_in;      /* [nslices] request network -> L2 (dcl1: NoC#2 ->) */
-    gm_link *l2_out;     /* [nslices] L2 -> reply network (dcl1: -> NoC#2) */
+    /* links around the L2 slices, by producer -> consumer */
+    gm_link *l2_in;      /* [nslices] design -> L2 */
+    gm_link *l2_out;     /* [nslices] L2 -> design */
     gm_link *l2_dram;    /* [nslices] L2 -> DRAM channel */
     gm_link *dram_l2;    /* [nslices] DRAM channel -> L2 */
-    gm_link **req_in_ptrs, **req_out_ptrs, **rep_in_ptrs, **rep_out_ptrs;
     gm_link **chan_in_ptrs, **chan_out_ptrs;
+
+    /* the design and what it registered */
+    const gm_design_ops *design;
+    void *design_state;
+    gm_edge_hook hooks[GM_CLOCK_MAX_DOMAINS][GM_SYSTEM_MAX_HOOKS];
+    uint32_t nhooks[GM_CLOCK_MAX_DOMAINS];
+    gm_net_ref *nets;
+    uint32_t nnets, nets_cap;
+    const gm_l1d_stats **l1;  /* the L1-level caches' statistics */
+    uint32_t nl1, l1_cap;
 
     /* run state */
     const gm_workload *wl;
@@ -114,21 +139,33 @@ void gm_system_free(gm_system *s);
  * and sets s->status; -1 with err on an internal error. */
 int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err);
 
-/* Every crossbar of the system, in a fixed order: the baseline's request
- * and reply networks; for dcl1, NoC#1 request and reply per cluster, then
- * NoC#2 request and reply per crossbar. Each reports its network ("noc",
- * "noc1", "noc2"), its direction and the clock domain it ticks in. The
- * topology listing and the co-simulation's instance patterns use it, so
- * both see exactly the routers a run simulates. */
-typedef struct gm_xbar_ref {
-    gm_xbar *xbar;
-    const char *network;   /* "noc" (baseline), "noc1", "noc2" */
-    bool request;          /* request direction (else reply) */
-    int domain;            /* clock domain index in s->clock */
-} gm_xbar_ref;
+/* ---- for designs, at build time (designs/design.h) ---- */
 
-uint32_t gm_system_xbar_count(const gm_system *s);
-gm_xbar_ref gm_system_xbar_at(gm_system *s, uint32_t i);
+/* Adds a clock domain of the design's own (after the four common ones;
+ * registration order is the tie-break of simultaneous edges). Only from
+ * the design's build; the system finalizes the clock after it. Returns
+ * the domain index, or -1 with err. */
+int gm_system_add_clock(gm_system *s, const char *name, uint32_t mhz, gm_error *err);
+/* fn(ctx, now) at every edge of domain, after the system's own blocks of
+ * that domain (cores, L2 slices, DRAM channels), in registration order. */
+int gm_system_on_edge(gm_system *s, int domain, void (*fn)(void *ctx, gm_time now),
+                      void *ctx, gm_error *err);
+/* Registers a network instance (see gm_net_ref); the design still ticks
+ * it from one of its edge hooks. Its routers are what co-simulation
+ * patterns and `gmsim topology` see (gm_net_router_count / _name). */
+int gm_system_add_net(gm_system *s, gm_net_ref ref, gm_error *err);
+/* Registers the statistics of one L1-level cache. */
+int gm_system_add_l1(gm_system *s, const gm_l1d_stats *st, gm_error *err);
+
+static inline uint32_t gm_system_net_count(const gm_system *s)
+{
+    return s->nnets;
+}
+
+static inline gm_net_ref gm_system_net_at(const gm_system *s, uint32_t i)
+{
+    return s->nets[i];
+}
 
 /* Asks a running gm_system_run to stop after the current clock edge with
  * status GM_RUN_ERROR and reason as its error: how a co-simulation twin

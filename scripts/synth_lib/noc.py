@@ -108,8 +108,8 @@ def formula_topology(cores, slices, sharing, nodes, clusters=1):
 
 
 def topology_from_config_keys(path):
-    """The fallback topology of a gmsim config from its [design], [core]
-    and [l2] keys (None if it has no [design] section)."""
+    """The fallback topology of a gmsim config from its [design] kind, its
+    [dcl1], [core] and [l2] keys (None if it has no [design] section)."""
     cp = configparser.ConfigParser(inline_comment_prefixes=(";", "#"), strict=False)
     cp.read(path)
     if not cp.has_section("design"):
@@ -120,13 +120,13 @@ def topology_from_config_keys(path):
     try:
         cores = int(get("core", "num_cores", "80"))
         slices = int(get("l2", "slices", "32"))
-        kind = get("design", "design", "baseline").lower()
+        kind = get("design", "kind", "baseline").lower()
         if kind == "baseline":
             sharing, nodes, clusters = "baseline", cores, 1
         elif kind == "dcl1":
-            sharing = get("design", "sharing", "private").lower()
-            nodes = int(get("design", "nodes", "40"))
-            clusters = int(get("design", "clusters", "1"))
+            sharing = get("dcl1", "sharing", "private").lower()
+            nodes = int(get("dcl1", "nodes", "40"))
+            clusters = int(get("dcl1", "clusters", "1"))
         else:
             raise flow.FlowError("%s: design '%s' has no NoC formula here" % (path, kind))
     except ValueError as e:

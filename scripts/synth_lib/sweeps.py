@@ -69,7 +69,7 @@ def xbar_points(large):
     return router_points(large, XBAR_FIXED)
 
 
-# The DC-L1 node queues Q1..Q4 by depth ([design] node_queue; the paper's
+# The DC-L1 node queues Q1..Q4 by depth ([dcl1] node_queue; the paper's
 # node has four entries per queue). An RTL entry is {kind, 32-bit handle},
 # not the 128 B the paper's entry holds (docs/designs/dcl1.md).
 QUEUES_TOP = "gm_dcl1_queues"

@@ -1,7 +1,7 @@
 // gmsim-cosim: the gmsim command plus `run --rtl PATTERN`, which realizes
 // the matching router instances of the simulated system by their Verilated
 // RTL (docs/cosim.md). The RTL drives the network; the C router runs in
-// shadow on the same inputs (cmodel/noc/xbar.c, tick_with_twin) and every
+// shadow on the same inputs (cmodel/noc/net.c) and every
 // output field is compared every network cycle. The first divergence stops
 // the run with its cycle, instance, port, field, expected and actual values
 // and, by replaying the same deterministic run with tracing on, leaves an
@@ -25,7 +25,7 @@
 extern "C" {
 #include "cli/cli.h"
 #include "system/system.h"
-#include "noc/xbar.h"
+#include "noc/net.h"
 }
 
 namespace gm_cosim {
@@ -151,7 +151,7 @@ int twin_compare(void* ctx, uint64_t cycle, const gm_router_out* expected,
 // PATTERN: comma-separated items; "all" is every router, a network name
 // (noc, noc1, noc2) every router of that network, anything else a glob
 // over instance names (gmsim topology lists them).
-bool pattern_matches(const std::string& pattern, const gm_xbar_ref& r)
+bool pattern_matches(const std::string& pattern, const gm_net_ref& r, const char* router)
 {
     size_t start = 0;
     while (start <= pattern.size()) {
@@ -159,7 +159,7 @@ bool pattern_matches(const std::string& pattern, const gm_xbar_ref& r)
         if (end == std::string::npos) end = pattern.size();
         std::string item = pattern.substr(start, end - start);
         if (item == "all" || item == r.network ||
-            (!item.empty() && fnmatch(item.c_str(), r.xbar->name, 0) == 0))
+            (!item.empty() && fnmatch(item.c_str(), router, 0) == 0))
             return true;
         start = end + 1;
     }
@@ -193,26 +193,29 @@ int attach(void* arg, gm_system* sys, const char* pattern, gm_error* err)
     s->ctx->fatalOnError(false);
     s->ctx->commandArgs(s->argc, s->argv);
     if (!s->wave_path.empty()) s->ctx->traceEverOn(true);
-    for (uint32_t i = 0; i < gm_system_xbar_count(sys); i++) {
-        gm_xbar_ref r = gm_system_xbar_at(sys, i);
-        if (!pattern_matches(pattern, r)) continue;
-        const gm_router_cfg& c = r.xbar->router.cfg;
-        const ModelKind* k = find_model(c);
-        if (!k) {
-            std::string msg = "no Verilated model of " + cfg_text(c) + " (instance " +
-                              r.xbar->name + "); gmsim-cosim was built with:" + built_models() +
-                              "\n(add the size to tb/cosim/CMakeLists.txt)";
-            return gm_fail(err, "%s", msg.c_str());
+    for (uint32_t i = 0; i < gm_system_net_count(sys); i++) {
+        gm_net_ref r = gm_system_net_at(sys, i);
+        for (uint32_t rk = 0; rk < gm_net_router_count(r.net); rk++) {
+            const char* name = gm_net_router_name(r.net, rk);
+            if (!pattern_matches(pattern, r, name)) continue;
+            const gm_router_cfg& c = *gm_net_router_cfg(r.net, rk);
+            const ModelKind* k = find_model(c);
+            if (!k) {
+                std::string msg = "no Verilated model of " + cfg_text(c) + " (instance " +
+                                  name + "); gmsim-cosim was built with:" + built_models() +
+                                  "\n(add the size to tb/cosim/CMakeLists.txt)";
+                return gm_fail(err, "%s", msg.c_str());
+            }
+            auto t = std::make_unique<Twin>();
+            t->s = s;
+            t->name = name;
+            t->cfg = c;
+            t->rtl = k->make(s->ctx.get());
+            t->rtl->reset();
+            t->hook = gm_router_twin{t.get(), twin_eval, twin_tick, twin_compare};
+            if (gm_net_attach_twin(r.net, rk, &t->hook, err) != 0) return -1;
+            s->twins.push_back(std::move(t));
         }
-        auto t = std::make_unique<Twin>();
-        t->s = s;
-        t->name = r.xbar->name;
-        t->cfg = c;
-        t->rtl = k->make(s->ctx.get());
-        t->rtl->reset();
-        t->hook = gm_router_twin{t.get(), twin_eval, twin_tick, twin_compare};
-        if (gm_xbar_attach_twin(r.xbar, &t->hook, err) != 0) return -1;
-        s->twins.push_back(std::move(t));
     }
     if (s->twins.empty())
         return gm_fail(err, "no router instance matches (see gmsim topology --table; "

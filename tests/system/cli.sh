@@ -12,7 +12,7 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 for w in gemm atax reduction; do grep -q "^$w " "$T/list" || { echo "FAIL: $w not listed"; cat "$T/list"; exit 1; }; done
 "$GMSIM" run --config "$SRC/configs/small.ini" --workload gemm --size tiny --stats "$T/s.json" > "$T/table"
 grep -q "IPC" "$T/table"
-python3 -c "import json,sys; s=json.load(open(sys.argv[1])); assert s['schema_version']==1; assert s['config']['core']['num_cores']==8" "$T/s.json"
+python3 -c "import json,sys; s=json.load(open(sys.argv[1])); assert s['schema_version']==2; assert s['config']['core']['num_cores']==8" "$T/s.json"
 # The generation benchmark: one line per kernel, warp-instruction count
 # equal to list-workloads' count for that kernel and size, a positive rate.
 "$GMSIM" bench --generation --size tiny --workload gemm > "$T/gen"
@@ -40,8 +40,13 @@ assert nets["noc1_req"]["clock_mhz"] == 2 * nets["noc2_req"]["clock_mhz"]
 assert len(nets["noc1_rep"]["instances"]) == 10
 PY
 "$GMSIM" topology --table | grep -q "^noc_req .* 80x32 *1 "
-if "$GMSIM" topology -o design.nodes=7 --config "$SRC/configs/dcl1/sh40.ini" > /dev/null 2> "$T/err"; then
+if "$GMSIM" topology -o dcl1.nodes=7 --config "$SRC/configs/dcl1/sh40.ini" > /dev/null 2> "$T/err"; then
     echo "FAIL: bad design accepted"; exit 1
 fi
 grep -q "nodes" "$T/err" || { cat "$T/err"; exit 1; }
+# list-designs: every registered design, its [design] kind and section
+"$GMSIM" list-designs > "$T/designs"
+grep -q "^baseline  *-  *private L1D" "$T/designs" || { cat "$T/designs"; echo "FAIL: list-designs baseline"; exit 1; }
+grep -q "^dcl1  *\[dcl1\]  *decoupled L1" "$T/designs" || { cat "$T/designs"; echo "FAIL: list-designs dcl1"; exit 1; }
+if "$GMSIM" list-designs extra 2>/dev/null; then echo "FAIL: list-designs took an argument"; exit 1; fi
 echo "PASS: cli"

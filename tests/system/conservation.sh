@@ -20,10 +20,11 @@ assert l1["accesses"] == core["line_requests"], (l1["accesses"], core["line_requ
 # hits + misses + merges + bypasses account for every L1 access
 assert l1["hits"] + l1["misses"] + l1["mshr_merges"] + l1["bypass"] + l1["store_misses"] + l1["store_hits"] == l1["accesses"], l1
 # networks: every packet injected was ejected
-for n in ("request_network", "reply_network"):
-    assert s[n]["packets_injected"] == s[n]["packets_ejected"], s[n]
+nets = s["networks"]
+for n in ("noc_request", "noc_reply"):
+    assert nets[n]["packets_injected"] == nets[n]["packets_ejected"], nets[n]
 # the reply network carries one reply per request that left the L1
-assert s["request_network"]["packets_injected"] == s["reply_network"]["packets_injected"]
+assert nets["noc_request"]["packets_injected"] == nets["noc_reply"]["packets_injected"]
 # DRAM reads are L2 fills; writes are L2 write-backs
 assert s["dram"]["reads"] == s["l2"]["dram_reads"], (s["dram"], s["l2"])
 assert s["dram"]["writes"] == s["l2"]["writebacks"], (s["dram"], s["l2"])

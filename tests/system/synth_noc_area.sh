@@ -3,7 +3,7 @@
 # results (area = 1000 * N * M um^2) must give NoC areas equal to the
 # sums over the DC-L1 paper's topologies, whether the networks come from
 # the real `gmsim topology` (the routers a run builds), from a stand-in
-# gmsim printing one network, or from the config's [design] keys when
+# gmsim printing one network, or from the config's [design] kind and [dcl1] keys when
 # gmsim cannot be run.
 # Args: gmsim path, source dir.
 set -eu
@@ -49,7 +49,7 @@ want = {"baseline": 2 * 80 * 32, "pr40": 40 * 2 * 2 + 2 * 40 * 32,
         "sh40": 2 * 80 * 40 + 2 * 40 * 32, "sh40_c10": 10 * 2 * 32 + 4 * 2 * 80}
 got = {d["design"]: d["area_um2"] / 1000 for d in a}
 assert got == want, (got, want)
-assert b[0]["area_um2"] / 1000 == want["sh40_c10"] and "design] keys" in b[0]["source"], b
+assert b[0]["area_um2"] / 1000 == want["sh40_c10"] and "[dcl1] keys" in b[0]["source"], b
 assert abs(b[0]["relative_to_baseline"] - want["sh40_c10"] / want["baseline"]) < 1e-3
 assert c[0]["area_um2"] / 1000 == 10 * 32 and "topology" in c[0]["source"], c
 # gmsim's display names ("Pr40", "Sh40+C10") come back normalized, with

@@ -60,8 +60,8 @@ static void assert_has(const char *msg, const char *needle)
 
 static void assert_same_config(const gm_config *a, const gm_config *b)
 {
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
-        const gm_config_key *k = &gm_config_keys[i];
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
+        const gm_config_key *k = gm_config_key_at(i);
         uint64_t va = gm_config_key_get(a, k), vb = gm_config_key_get(b, k);
         if (va != vb)
             fail_msg("[%s] %s: %llu != %llu", k->section, k->name, (unsigned long long)va,
@@ -158,13 +158,13 @@ static void test_table_well_formed(void **state)
     (void)state;
     unsigned char covered[sizeof(gm_config)] = { 0 };
     size_t sec = 0;
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
-        const gm_config_key *k = &gm_config_keys[i];
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
+        const gm_config_key *k = gm_config_key_at(i);
         /* rows grouped by section, in section order (to_ini and the docs
          * depend on it) */
-        while (sec < gm_config_nsections && strcmp(gm_config_sections[sec].name, k->section))
+        while (sec < gm_config_section_count() && strcmp(gm_config_section_at(sec)->name, k->section))
             sec++;
-        if (sec == gm_config_nsections)
+        if (sec == gm_config_section_count())
             fail_msg("[%s] %s: section missing or out of order", k->section, k->name);
         assert_ptr_equal(gm_config_key_find(k->section, k->name), k);
         assert_true(k->doc[0] != '\0');
@@ -195,8 +195,8 @@ static void test_table_well_formed(void **state)
     for (size_t b = 0; b < sizeof(gm_config); b++)
         if (!covered[b])
             fail_msg("byte %zu of gm_config belongs to no key", b);
-    for (size_t s = 0; s < gm_config_nsections; s++)
-        assert_non_null(gm_config_section_find(gm_config_sections[s].name));
+    for (size_t s = 0; s < gm_config_section_count(); s++)
+        assert_non_null(gm_config_section_find(gm_config_section_at(s)->name));
     assert_null(gm_config_section_find("bogus"));
     assert_null(gm_config_key_find("l1", "bogus"));
     assert_null(gm_config_key_find("L1", "size")); /* case-sensitive */
@@ -211,8 +211,8 @@ static void test_defaults(void **state)
     gm_config_defaults(&c);
     memset(&hynix, 0, sizeof hynix);
     gm_dram_timing_hynix_gddr5(&hynix);
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
-        const gm_config_key *k = &gm_config_keys[i];
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
+        const gm_config_key *k = gm_config_key_at(i);
         uint64_t want = k->def;
         if (k->source == GM_SRC_HYNIX) {
             gm_config h;
@@ -521,22 +521,22 @@ static void round_trip(const gm_config *c)
     char *text = gm_config_to_ini(c);
     assert_non_null(text);
     /* every key exactly once */
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
         char needle[64];
-        snprintf(needle, sizeof needle, "\n%s = ", gm_config_keys[i].name);
+        snprintf(needle, sizeof needle, "\n%s = ", gm_config_key_at(i)->name);
         size_t count = 0;
         const char *p = text;
         /* count occurrences within the key's own section only */
         char header[32];
-        snprintf(header, sizeof header, "\n[%s]\n", gm_config_keys[i].section);
+        snprintf(header, sizeof header, "\n[%s]\n", gm_config_key_at(i)->section);
         const char *sec = strstr(text, header);
         assert_non_null(sec);
         const char *end = strstr(sec + 1, "\n[");
         for (p = sec; (p = strstr(p, needle)) && (!end || p < end); p++)
             count++;
         if (count != 1)
-            fail_msg("[%s] %s appears %zu times", gm_config_keys[i].section,
-                     gm_config_keys[i].name, count);
+            fail_msg("[%s] %s appears %zu times", gm_config_key_at(i)->section,
+                     gm_config_key_at(i)->name, count);
     }
     memset(&back, 0, sizeof back);
     if (load_text(&back, text, &err, 0, NULL, 0) != 0)
@@ -552,8 +552,8 @@ static void test_round_trip(void **state)
     gm_config_defaults(&c);
     round_trip(&c);
     /* every key moved away from its default, to a limit of its range */
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
-        const gm_config_key *k = &gm_config_keys[i];
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
+        const gm_config_key *k = gm_config_key_at(i);
         uint64_t v = gm_config_key_get(&c, k), nv;
         if (k->type == GM_KEY_ENUM)
             nv = k->names[v + 1] ? v + 1 : 0;
@@ -645,14 +645,14 @@ static void test_markdown_content(void **state)
 {
     (void)state;
     char *md = markdown_text();
-    for (size_t s = 0; s < gm_config_nsections; s++) {
+    for (size_t s = 0; s < gm_config_section_count(); s++) {
         char h[32];
-        snprintf(h, sizeof h, "### [%s]\n", gm_config_sections[s].name);
+        snprintf(h, sizeof h, "### [%s]\n", gm_config_section_at(s)->name);
         assert_has(md, h);
     }
-    for (size_t i = 0; i < gm_config_nkeys; i++) {
+    for (size_t i = 0; i < gm_config_key_count(); i++) {
         char row[64];
-        snprintf(row, sizeof row, "\n| `%s` | ", gm_config_keys[i].name);
+        snprintf(row, sizeof row, "\n| `%s` | ", gm_config_key_at(i)->name);
         assert_has(md, row);
     }
     assert_has(md, "| `size` | 16K | 128..256M | bytes | Table II |");

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "designs/dcl1/dcl1.h"
 #include "system/system.h"
 #include "stats/report.h"
 #include "workload/workload.h"
@@ -77,7 +78,7 @@ static void destroy(gm_system *s)
  * request and reply packet each, and the pool balances. */
 static void check_conservation(const gm_system *s)
 {
-    const gm_dcl1 *d = s->dcl1;
+    const gm_dcl1 *d = s->design_state;
     uint64_t lines = 0, accesses = 0, q[4] = {0}, n1q = 0, n1r = 0, n2q = 0, n2r = 0;
     for (uint32_t i = 0; i < s->ncores; i++)
         lines += s->cores[i].stats.line_reqs;
@@ -116,10 +117,10 @@ static void check_latency_split(const gm_system *s)
     uint64_t total = 0, parts = 0, n = 0;
     for (uint32_t i = 0; i < s->ncores; i++) {
         total += s->cores[i].stats.mem_latency_sum;
-        parts += s->cores[i].stats.direct_reply_lat_sum;
+        parts += ((const gm_dcl1 *)s->design_state)->ports[i].reply_lat_sum;
         n += s->cores[i].stats.mem_latency_n;
     }
-    const gm_dcl1 *d = s->dcl1;
+    const gm_dcl1 *d = s->design_state;
     uint64_t requests = 0, noc2 = 0, l2 = 0;
     for (uint32_t i = 0; i < d->topo.nodes; i++) {
         const gm_dcl1_lat *l = &d->nodes[i].lat;
@@ -148,7 +149,7 @@ static void test_design_points_conserve(void **state)
         run_ok(s, &w);
         check_conservation(s);
         check_latency_split(s);
-        assert_true(s->copies.max_copies <= s->dcl1->topo.clusters);
+        assert_true(s->copies.max_copies <= ((const gm_dcl1 *)s->design_state)->topo.clusters);
         destroy(s);
     }
     gm_workload_free(&w);
@@ -229,12 +230,12 @@ static void test_cluster_extremes(void **state)
     uint64_t ca, cb;
     load(&a, "sh40.ini");
     load(&b, "sh40_c10.ini");
-    b.design.clusters = 1;
+    b.dcl1.clusters = 1;
     assert_true(hash_of(&a, &w, &ca) == hash_of(&b, &w, &cb));
     assert_int_equal(ca, cb);
     load(&a, "pr40.ini");
     load(&b, "sh40_c10.ini");
-    b.design.clusters = 40;
+    b.dcl1.clusters = 40;
     assert_true(hash_of(&a, &w, &ca) == hash_of(&b, &w, &cb));
     assert_int_equal(ca, cb);
     /* and a real clustering differs from both */

@@ -14,6 +14,7 @@
 
 #include "config/config.h"
 #include "designs/dcl1/dcl1_topo.h"
+#include "designs/dcl1/dcl1.h"
 #include "system/system.h"
 #include "dram/addr_map.h"
 #include "sim/prng.h"
@@ -84,20 +85,20 @@ static void test_topology_of_design_points(void **state)
  * -> (dest) -> the L2 slice's input link; and the reply back. */
 static void check_wiring(const gm_system *s, const point *p)
 {
-    const gm_dcl1 *d = s->dcl1;
+    const gm_dcl1 *d = s->design_state;
     const gm_dcl1_topo *t = &d->topo;
     assert_non_null(d);
     for (uint32_t z = 0; z < t->clusters; z++) {
-        assert_int_equal(d->n1_req[z].n_in, p->n1_in);
-        assert_int_equal(d->n1_req[z].n_out, p->n1_out);
-        assert_int_equal(d->n1_rep[z].n_in, p->n1_out);
-        assert_int_equal(d->n1_rep[z].n_out, p->n1_in);
+        assert_int_equal(d->n1_req[z].n_sources, p->n1_in);
+        assert_int_equal(d->n1_req[z].n_sinks, p->n1_out);
+        assert_int_equal(d->n1_rep[z].n_sources, p->n1_out);
+        assert_int_equal(d->n1_rep[z].n_sinks, p->n1_in);
     }
     for (uint32_t k = 0; k < t->noc2_xbars; k++) {
-        assert_int_equal(d->n2_req[k].n_in, p->n2_in);
-        assert_int_equal(d->n2_req[k].n_out, p->n2_out);
-        assert_int_equal(d->n2_rep[k].n_in, p->n2_out);
-        assert_int_equal(d->n2_rep[k].n_out, p->n2_in);
+        assert_int_equal(d->n2_req[k].n_sources, p->n2_in);
+        assert_int_equal(d->n2_req[k].n_sinks, p->n2_out);
+        assert_int_equal(d->n2_rep[k].n_sources, p->n2_out);
+        assert_int_equal(d->n2_rep[k].n_sinks, p->n2_in);
     }
     gm_prng rng;
     gm_prng_seed(&rng, 3, 0);
@@ -109,17 +110,17 @@ static void check_wiring(const gm_system *s, const point *p)
         uint32_t node = gm_dcl1_node_for(t, core, addr);
         r.node = (uint16_t)node;
         /* NoC#1 request */
-        const gm_xbar *x = &d->n1_req[core / t->n];
-        assert_ptr_equal(x->ports.in[core % t->n], &s->core_req[core]);
+        const gm_net *x = &d->n1_req[core / t->n];
+        assert_ptr_equal(x->ports.in[core % t->n], &d->core_req[core]);
         uint32_t o = x->dest(&r, x->ctx);
-        assert_true(o < x->n_out);
+        assert_true(o < x->n_sinks);
         assert_ptr_equal(x->ports.out[o], &d->node_in[node]);
         /* NoC#2 request: the node's crossbar leads to the line's slice */
         uint32_t k = gm_dcl1_noc2_xbar_of_node(t, node);
         x = &d->n2_req[k];
         assert_ptr_equal(x->ports.in[gm_dcl1_noc2_port_of_node(t, node)], &d->node_l2[node]);
         o = x->dest(&r, x->ctx);
-        assert_true(o < x->n_out);
+        assert_true(o < x->n_sinks);
         assert_ptr_equal(x->ports.out[o], &s->l2_in[r.slice]);
         assert_true(gm_dcl1_node_reaches_slice(t, node, r.slice));
         /* NoC#2 reply */
@@ -127,13 +128,13 @@ static void check_wiring(const gm_system *s, const point *p)
         assert_ptr_equal(x->ports.in[gm_dcl1_noc2_port_of_slice(t, r.slice)],
                          &s->l2_out[r.slice]);
         o = x->dest(&r, x->ctx);
-        assert_true(o < x->n_out);
+        assert_true(o < x->n_sinks);
         assert_ptr_equal(x->ports.out[o], &d->l2_node[node]);
         /* NoC#1 reply */
         x = &d->n1_rep[core / t->n];
         assert_ptr_equal(x->ports.in[node % t->m], &d->node_out[node]);
         o = x->dest(&r, x->ctx);
-        assert_ptr_equal(x->ports.out[o], &s->core_rep[core]);
+        assert_ptr_equal(x->ports.out[o], &d->core_rep[core]);
     }
 }
 
@@ -149,11 +150,15 @@ static void test_wiring_of_design_points(void **state)
             fail_msg("%s: %s", points[i].file, err.msg);
         check_wiring(s, &points[i]);
         /* boost gives NoC#1 its own clock at twice the interconnect's */
-        if (c.design.boost) {
-            assert_true(s->dom_noc1 >= 0);
-            assert_int_equal(s->clock.d[s->dom_noc1].mhz, 2 * c.noc.clock_mhz);
-        } else {
-            assert_int_equal(s->dom_noc1, -1);
+        for (uint32_t k = 0; k < gm_system_net_count(s); k++) {
+            gm_net_ref r = gm_system_net_at(s, k);
+            bool noc1 = strcmp(r.network, "noc1") == 0;
+            if (c.dcl1.boost && noc1) {
+                assert_int_not_equal(r.domain, s->dom_icnt);
+                assert_int_equal(s->clock.d[r.domain].mhz, 2 * c.noc.clock_mhz);
+            } else {
+                assert_int_equal(r.domain, s->dom_icnt);
+            }
         }
         gm_system_free(s);
         free(s);
@@ -208,7 +213,7 @@ static void test_home_bits(void **state)
     gm_prng_seed(&rng, 11, 0);
 
     load(&c, "sh40.ini");
-    c.design.nodes = 32;
+    c.dcl1.nodes = 32;
     assert_int_equal(gm_config_validate(&c, &err), 0);
     assert_int_equal(gm_dcl1_topo_init(&t, &c, &err), 0);
     for (int i = 0; i < 10000; i++) {
@@ -263,56 +268,56 @@ static void test_config_errors(void **state)
     gm_error err = {{0}};
 
     load(&c, "pr40.ini");
-    c.design.nodes = 30;          /* 80 cores into 30 private nodes */
-    expect_error(&c, "[design] nodes = 30", "[core] num_cores");
+    c.dcl1.nodes = 30;          /* 80 cores into 30 private nodes */
+    expect_error(&c, "[dcl1] nodes = 30", "[core] num_cores");
 
     load(&c, "sh40_c10.ini");
-    c.design.clusters = 2;        /* M = 20 nodes, 32 slices */
-    expect_error(&c, "[l2] slices = 32", "[design] clusters");
+    c.dcl1.clusters = 2;        /* M = 20 nodes, 32 slices */
+    expect_error(&c, "[l2] slices = 32", "[dcl1] clusters");
 
     load(&c, "sh40_c10.ini");
-    c.design.clusters = 3;
-    expect_error(&c, "[design] nodes = 40", "[design] clusters = 3");
+    c.dcl1.clusters = 3;
+    expect_error(&c, "[dcl1] nodes = 40", "[dcl1] clusters = 3");
 
     load(&c, "sh40_c10.ini");
-    c.design.nodes = 30;          /* 3 nodes per cluster and 80 cores in 10 clusters: */
+    c.dcl1.nodes = 30;          /* 3 nodes per cluster and 80 cores in 10 clusters: */
     expect_error(&c, "[l2] slices = 32", "nodes per cluster");
 
     load(&c, "sh40_c10.ini");
-    c.design.clusters = 16;       /* divides nodes? 40 % 16 */
-    expect_error(&c, "[design] clusters = 16", NULL);
+    c.dcl1.clusters = 16;       /* divides nodes? 40 % 16 */
+    expect_error(&c, "[dcl1] clusters = 16", NULL);
 
     load(&c, "sh40.ini");
-    c.design.clusters = 4;
-    expect_error(&c, "[design] clusters = 4", "[design] sharing");
+    c.dcl1.clusters = 4;
+    expect_error(&c, "[dcl1] clusters = 4", "[dcl1] sharing");
 
     load(&c, "sh40.ini");
-    c.design.nodes = 81;
-    expect_error(&c, "[design] nodes = 81", "[core] num_cores = 80");
+    c.dcl1.nodes = 81;
+    expect_error(&c, "[dcl1] nodes = 81", "[core] num_cores = 80");
 
     load(&c, "sh40.ini");
-    c.design.nodes = 48;          /* 80 * 16 KB / 48 is not whole */
-    expect_error(&c, "[design] nodes = 48", "node_size");
+    c.dcl1.nodes = 48;          /* 80 * 16 KB / 48 is not whole */
+    expect_error(&c, "[dcl1] nodes = 48", "node_size");
 
     load(&c, "sh40.ini");
-    c.design.node_size = 1000;
-    expect_error(&c, "[design] node_size = 1000", NULL);
+    c.dcl1.node_size = 1000;
+    expect_error(&c, "[dcl1] node_size = 1000", NULL);
 
     load(&c, "sh40.ini");
-    c.design.node_port_bytes = 2;
-    expect_error(&c, "[design] node_port_bytes", NULL);
+    c.dcl1.node_port_bytes = 2;
+    expect_error(&c, "[dcl1] node_port_bytes", NULL);
 
     /* the baseline ignores the DC-L1 keys beyond their ranges */
     load(&c, "baseline.ini");
-    c.design.nodes = 30;
-    c.design.clusters = 7;
+    c.dcl1.nodes = 30;
+    c.dcl1.clusters = 7;
     assert_int_equal(gm_config_validate(&c, &err), 0);
 
     /* ShY+C1 is ShY and ShY+CY is PrY: both valid whatever L */
     load(&c, "sh40_c10.ini");
-    c.design.clusters = 1;
+    c.dcl1.clusters = 1;
     assert_int_equal(gm_config_validate(&c, &err), 0);
-    c.design.clusters = 40;
+    c.dcl1.clusters = 40;
     assert_int_equal(gm_config_validate(&c, &err), 0);
 }
 
@@ -323,19 +328,19 @@ static void test_node_cache_derivation(void **state)
     gm_config c;
     gm_cache_cfg nc;
     load(&c, "pr10.ini");
-    gm_config_node_cache(&c, &nc);
+    gm_dcl1_node_cache(&c, &nc);
     assert_int_equal(nc.size_bytes * 10, 80 * 16 * 1024);
     assert_int_equal(nc.assoc, c.l1.assoc);
     assert_int_equal(nc.latency, 34);
     assert_int_equal(nc.mshr_entries, c.l1.mshr_entries * 8);
     assert_int_equal(nc.port_bytes, c.l1.port_bytes);
     load(&c, "sh60_c10_boost.ini");
-    gm_config_node_cache(&c, &nc);
+    gm_dcl1_node_cache(&c, &nc);
     assert_int_equal(nc.size_bytes, 32 * 1024);
-    c.design.node_size = 64 * 1024;
-    c.design.node_assoc = 8;
-    c.design.node_port_bytes = 64;
-    gm_config_node_cache(&c, &nc);
+    c.dcl1.node_size = 64 * 1024;
+    c.dcl1.node_assoc = 8;
+    c.dcl1.node_port_bytes = 64;
+    gm_dcl1_node_cache(&c, &nc);
     assert_int_equal(nc.size_bytes, 64 * 1024);
     assert_int_equal(nc.assoc, 8);
     assert_int_equal(nc.port_bytes, 64);

@@ -7,7 +7,7 @@
 
 int gm_dcl1_topo_init(gm_dcl1_topo *t, const gm_config *cfg, gm_error *err)
 {
-    const gm_design_cfg *d = &cfg->design;
+    const gm_dcl1_cfg *d = &cfg->dcl1;
     memset(t, 0, sizeof *t);
     t->sharing = d->sharing;
     t->cores = cfg->core.num_cores;
@@ -15,7 +15,7 @@ int gm_dcl1_topo_init(gm_dcl1_topo *t, const gm_config *cfg, gm_error *err)
     t->slices = cfg->l2.slices;
     t->boost = d->boost != 0;
     if (t->nodes == 0 || t->nodes > t->cores)
-        return gm_fail(err, "[design] nodes = %u: must be 1..[core] num_cores", t->nodes);
+        return gm_fail(err, "[dcl1] nodes = %u: must be 1..[core] num_cores", t->nodes);
 
     uint32_t z = d->clusters;
     /* ShY+C1 is ShY, ShY+CY is PrY (the paper's C1 and C40). */
@@ -31,7 +31,7 @@ int gm_dcl1_topo_init(gm_dcl1_topo *t, const gm_config *cfg, gm_error *err)
         t->home_granule = GM_LINE_BYTES; /* unused: one home */
     } else {
         if (z == 0 || t->nodes % z || t->cores % z)
-            return gm_fail(err, "[design] clusters = %u must divide [design] nodes = %u and "
+            return gm_fail(err, "[dcl1] clusters = %u must divide [dcl1] nodes = %u and "
                                 "[core] num_cores = %u", z, t->nodes, t->cores);
         t->clusters = z;
         t->m = t->nodes / z;
@@ -40,7 +40,7 @@ int gm_dcl1_topo_init(gm_dcl1_topo *t, const gm_config *cfg, gm_error *err)
     }
     if (t->cores % t->clusters)
         return gm_fail(err, "[core] num_cores = %u does not divide into %u equal groups of "
-                            "cores (one per [design] cluster or private node)",
+                            "cores (one per [dcl1] cluster or private node)",
                        t->cores, t->clusters);
     t->n = t->cores / t->clusters;
     if (t->partitioned && t->slices % t->m)
