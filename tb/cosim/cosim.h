@@ -1,6 +1,6 @@
 // System co-simulation (gmsim-cosim): router instances of a full gmsim run
 // realized by their Verilated RTL through the gm_router_twin hook of
-// cmodel/noc/xbar.h. Read docs/cosim.md.
+// cmodel/noc/net.h. Read docs/cosim.md.
 //
 // One Verilated class exists per router parameterization, so each size a
 // configuration needs is Verilated at build time (tb/cosim/CMakeLists.txt)
