@@ -1,7 +1,8 @@
-/* The gmsim command line: run, list-workloads, bench, topology, trace. */
+/* The gmsim command line: run, list-workloads, list-designs, bench, topology, trace. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,15 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/designs_cmd.h"
 #include "cli/topology_cmd.h"
 #include "cli/trace_cmd.h"
 #include "config/config.h"
+#include "sim/outfile.h"
 #include "system/system.h"
 #include "stats/report.h"
+#include "workload/trace_read.h"
 #include "workload/walk.h"
 #include "workload/workload.h"
 
@@ -72,28 +76,44 @@ static void usage_run(FILE *f, const gm_cli_ext *ext)
           "                     trace:PATH/kernelslist.g for Accel-Sim traces (tracer\n"
           "                     versions 1-5, plain or .xz; docs/traces.md)\n"
           "  --size S           tiny | small | standard (default small)\n"
-          "  --seed N           seed of every random choice (default: sim.seed)\n"
-          "  --stats FILE       write statistics as JSON ('-' for stdout)\n"
-          "  --max-cycles N     stop after N core cycles (0 = no limit)\n"
-          "  --quiet            no table on stdout\n"
+          "  --seed N           seed of every random choice, 0 to 2^64-1\n"
+          "                     (default: sim.seed)\n"
+          "  --stats FILE       write statistics as JSON; FILE is replaced only once the\n"
+          "                     whole JSON is written. '-' writes the JSON alone to\n"
+          "                     stdout (the table then goes to stderr)\n"
+          "  --max-cycles N     stop after N core cycles, 0 to 2^64-1 (0 = no limit)\n"
+          "  --quiet            no table\n"
           "  --help             this text\n"
           "\n"
-          "Exit status: 0 finished; 1 bad input; 2 deadlock; 3 stopped at max cycles;\n"
-          "4 internal check failed.\n",
+          "Numbers are decimal or 0x hexadecimal. Exit status: 0 finished; 1 bad input\n"
+          "or an output file that cannot be written; 2 deadlock; 3 stopped at max\n"
+          "cycles; 4 internal check failed (docs/reliability.md).\n",
           f);
     if (ext && ext->run_help)
         fputs(ext->run_help, f);
 }
 
-static int parse_u64(const char *s, uint64_t *out)
+/* --config FILE and -o SECTION.KEY=V, which run and topology share.
+ * Returns 1 when ch was one of them, 0 when not, -1 (message printed)
+ * when there are too many. */
+static int config_option(run_opts *o, const char *cmd, int ch, const char *arg)
 {
-    char *end;
-    if (!*s || *s == '-')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end)
-        return -1;
-    *out = v;
+    if (ch == 'c') {
+        if (o->nconfigs == MAX_CONFIGS) {
+            fprintf(stderr, "%s: at most %d --config files\n", cmd, MAX_CONFIGS);
+            return -1;
+        }
+        o->configs[o->nconfigs++] = arg;
+        return 1;
+    }
+    if (ch == 'o') {
+        if (o->noverrides == MAX_OVERRIDES) {
+            fprintf(stderr, "%s: at most %d -o overrides\n", cmd, MAX_OVERRIDES);
+            return -1;
+        }
+        o->overrides[o->noverrides++] = arg;
+        return 1;
+    }
     return 0;
 }
 
@@ -150,15 +170,43 @@ static int exit_code(gm_run_status st)
     }
 }
 
-/* Simulates one workload; fills the result for the caller's table. */
-static int simulate(const gm_config *cfg, const char *wname, gm_size size,
-                    const char *stats_path, int quiet, int progress, gm_run_result *res,
-                    const gm_cli_ext *ext, const char *rtl)
+/* The size a run reports: --size does not apply to traces. */
+static const char *size_label(const char *wname, gm_size size)
+{
+    return strncmp(wname, GM_TRACE_PREFIX, strlen(GM_TRACE_PREFIX)) == 0 ? "trace"
+                                                                          : gm_size_name(size);
+}
+
+/* Writes the statistics JSON into stats (opened before the run) and
+ * commits it. Returns 0 or 1 (message printed). */
+static int write_stats(const gm_system *s, const gm_run_info *info, gm_outfile *stats)
+{
+    gm_error err = {{0}};
+    if (gm_stats_write_json(s, info, stats->f, &err) != 0) {
+        fprintf(stderr, "gmsim: --stats %s: %s%s\n", stats->path, err.msg,
+                stats->tmp ? " (the file is unchanged)" : "");
+        gm_outfile_discard(stats);
+        return 1;
+    }
+    if (gm_outfile_commit(stats, &err) != 0) {
+        fprintf(stderr, "gmsim: --stats %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* Simulates one workload; fills the result for the caller's table.
+ * stats, when not NULL, is open and is committed or discarded here. */
+static int simulate(const gm_config *cfg, const char *wname, gm_size size, gm_outfile *stats,
+                    int quiet, int progress, gm_run_result *res, const gm_cli_ext *ext,
+                    const char *rtl)
 {
     gm_error err = {{0}};
     gm_workload wl;
     if (gm_workload_build(&wl, wname, size, cfg->sim.seed, &err) != 0) {
         fprintf(stderr, "gmsim: workload %s: %s\n", wname, err.msg);
+        if (stats)
+            gm_outfile_discard(stats);
         return 1;
     }
     gm_system *s = malloc(sizeof *s);
@@ -166,6 +214,8 @@ static int simulate(const gm_config *cfg, const char *wname, gm_size size,
         fprintf(stderr, "gmsim: %s\n", s ? err.msg : "out of memory");
         free(s);
         gm_workload_free(&wl);
+        if (stats)
+            gm_outfile_discard(stats);
         return 1;
     }
     double t0 = cpu_seconds();
@@ -176,6 +226,8 @@ static int simulate(const gm_config *cfg, const char *wname, gm_size size,
         gm_system_free(s);
         free(s);
         gm_workload_free(&wl);
+        if (stats)
+            gm_outfile_discard(stats);
         return 1;
     }
     int rc = gm_system_run(s, &wl, &err);
@@ -190,27 +242,13 @@ static int simulate(const gm_config *cfg, const char *wname, gm_size size,
         fprintf(stderr, "gmsim: stopped at the cycle limit (%" PRIu64 " core cycles)\n",
                 s->core_cycle);
 
-    gm_run_info info = {.workload = wname, .size = gm_size_name(size), .cpu_seconds = cpu};
+    gm_run_info info = {.workload = wname, .size = size_label(wname, size), .cpu_seconds = cpu};
     gm_stats_collect(s, &info, res);
-    int out_rc = 0;
-    if (stats_path) {
-        FILE *f = strcmp(stats_path, "-") == 0 ? stdout : fopen(stats_path, "w");
-        if (!f) {
-            fprintf(stderr, "gmsim: cannot write %s\n", stats_path);
-            out_rc = 1;
-        } else {
-            if (gm_stats_write_json(s, &info, f, &err) != 0) {
-                fprintf(stderr, "gmsim: %s\n", err.msg);
-                out_rc = 1;
-            }
-            if (f != stdout && fclose(f) != 0) {
-                fprintf(stderr, "gmsim: error writing %s\n", stats_path);
-                out_rc = 1;
-            }
-        }
-    }
+    /* With the JSON on stdout, stdout carries nothing else. */
+    FILE *table = stats && stats->f == stdout ? stderr : stdout;
+    int out_rc = stats ? write_stats(s, &info, stats) : 0;
     if (!quiet)
-        gm_stats_print_summary(s, &info, stdout);
+        gm_stats_print_summary(s, &info, table);
     int code = rc != 0 ? 4 : exit_code(s->status);
     if (rtl && ext->finish && ext->finish(ext->arg, s, &err) != 0) {
         fprintf(stderr, "gmsim: %s\n", err.msg);
@@ -235,21 +273,12 @@ static int cmd_run(int argc, char **argv, const gm_cli_ext *ext)
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "o:h", longopts, 0)) != -1) {
+        int used = config_option(&o, "gmsim run", ch, optarg);
+        if (used < 0)
+            return 1;
+        if (used)
+            continue;
         switch (ch) {
-        case 'c':
-            if (o.nconfigs == MAX_CONFIGS) {
-                fprintf(stderr, "gmsim run: at most %d --config files\n", MAX_CONFIGS);
-                return 1;
-            }
-            o.configs[o.nconfigs++] = optarg;
-            break;
-        case 'o':
-            if (o.noverrides == MAX_OVERRIDES) {
-                fprintf(stderr, "gmsim run: at most %d -o overrides\n", MAX_OVERRIDES);
-                return 1;
-            }
-            o.overrides[o.noverrides++] = optarg;
-            break;
         case 'w': o.workload = optarg; break;
         case 's':
             if (gm_size_parse(optarg, &o.size) != 0) {
@@ -258,18 +287,15 @@ static int cmd_run(int argc, char **argv, const gm_cli_ext *ext)
             }
             break;
         case 'S':
-            if (parse_u64(optarg, &o.seed) != 0) {
-                fprintf(stderr, "gmsim run: --seed %s: not a non-negative integer\n", optarg);
+            if (gm_cli_parse_u64("gmsim run", "--seed", optarg, 0, UINT64_MAX, &o.seed) != 0)
                 return 1;
-            }
             o.seed_set = 1;
             break;
         case 'j': o.stats_path = optarg; break;
         case 'm':
-            if (parse_u64(optarg, &o.max_cycles) != 0) {
-                fprintf(stderr, "gmsim run: --max-cycles %s: not a non-negative integer\n", optarg);
+            if (gm_cli_parse_u64("gmsim run", "--max-cycles", optarg, 0, UINT64_MAX,
+                                 &o.max_cycles) != 0)
                 return 1;
-            }
             o.max_cycles_set = 1;
             break;
         case 'q': o.quiet = 1; break;
@@ -296,8 +322,19 @@ static int cmd_run(int argc, char **argv, const gm_cli_ext *ext)
     gm_config cfg;
     if (build_config(&o, &cfg) != 0)
         return 1;
+    /* The statistics file is opened (as a temporary beside it) before the
+     * run, so an unwritable path fails now and not after hours. */
+    gm_outfile stats;
+    if (o.stats_path) {
+        gm_error err = {{0}};
+        if (gm_outfile_open(&stats, o.stats_path, &err) != 0) {
+            fprintf(stderr, "gmsim run: --stats %s\n", err.msg);
+            return 1;
+        }
+    }
     gm_run_result res;
-    return simulate(&cfg, o.workload, o.size, o.stats_path, o.quiet, 1, &res, ext, o.rtl);
+    return simulate(&cfg, o.workload, o.size, o.stats_path ? &stats : NULL, o.quiet, 1, &res,
+                    ext, o.rtl);
 }
 
 static int cmd_list(int argc, char **argv)
@@ -335,21 +372,12 @@ static int cmd_topology(int argc, char **argv)
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "o:h", longopts, 0)) != -1) {
+        int used = config_option(&o, "gmsim topology", ch, optarg);
+        if (used < 0)
+            return 1;
+        if (used)
+            continue;
         switch (ch) {
-        case 'c':
-            if (o.nconfigs == MAX_CONFIGS) {
-                fprintf(stderr, "gmsim topology: at most %d --config files\n", MAX_CONFIGS);
-                return 1;
-            }
-            o.configs[o.nconfigs++] = optarg;
-            break;
-        case 'o':
-            if (o.noverrides == MAX_OVERRIDES) {
-                fprintf(stderr, "gmsim topology: at most %d -o overrides\n", MAX_OVERRIDES);
-                return 1;
-            }
-            o.overrides[o.noverrides++] = optarg;
-            break;
         case 't': table = 1; break;
         case 'h':
             puts("usage: gmsim topology [--config FILE]... [-o SECTION.KEY=V]... [--table]\n\n"
@@ -466,7 +494,7 @@ static int cmd_bench(int argc, char **argv)
     gm_config cfg;
     gm_config_defaults(&cfg);
     gm_run_result r;
-    int rc = simulate(&cfg, wname, size, 0, 1, 0, &r, NULL, NULL);
+    int rc = simulate(&cfg, wname, size, NULL, 1, 0, &r, NULL, NULL);
     if (rc != 0)
         return rc;
     printf("benchmark: baseline (%u cores), %s size %s\n", cfg.core.num_cores, wname,
@@ -491,7 +519,8 @@ static int cmd_default(void)
     printf("gmsim default job: baseline (%u cores, %u L2 slices, %u DRAM channels), size small\n\n",
            cfg.core.num_cores, cfg.l2.slices, cfg.dram.channels);
     for (size_t i = 0; i < n; i++) {
-        int rc = simulate(&cfg, default_workloads[i], GM_SIZE_SMALL, 0, 1, 1, &res[i], NULL, NULL);
+        int rc = simulate(&cfg, default_workloads[i], GM_SIZE_SMALL, NULL, 1, 1, &res[i], NULL,
+                          NULL);
         if (rc != 0)
             return rc;
     }
@@ -501,6 +530,10 @@ static int cmd_default(void)
 
 int gm_cli_main(int argc, char **argv, const gm_cli_ext *ext)
 {
+    /* A write past a file-size limit (ulimit -f) then fails with EFBIG,
+     * which the output code reports, instead of killing the process
+     * halfway through a file. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2)
         return cmd_default();
     const char *cmd = argv[1];

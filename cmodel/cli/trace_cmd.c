@@ -3,6 +3,7 @@
  * or a built-in) contains. */
 #define _GNU_SOURCE
 #include "cli/trace_cmd.h"
+#include "cli/options.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,7 +19,8 @@
 
 static void usage_trace(FILE *f)
 {
-    fputs("usage: gmsim trace export --workload NAME --out DIR [--size S] [--seed N] [--no-verify]\n"
+    fputs("usage: gmsim trace export --workload NAME --out DIR [--size S] [--seed N] [--force]\n"
+          "                          [--no-verify]\n"
           "       gmsim trace info --workload NAME [--size S] [--seed N]\n"
           "\n"
           "export  writes DIR/kernelslist.g and DIR/kernel-<n>.traceg (Accel-Sim tracer\n"
@@ -29,10 +31,19 @@ static void usage_trace(FILE *f)
           "\n"
           "  --workload NAME  a built-in workload or trace:PATH/kernelslist.g\n"
           "  --size S         tiny | small | standard (default small; traces ignore it)\n"
-          "  --seed N         seed of the workload (default: sim.seed of the built-in\n"
-          "                   configuration, as gmsim run)\n"
-          "  --out DIR        output directory (created if missing)\n"
+          "  --seed N         seed of the workload, 0 to 2^64-1, decimal or 0x hex\n"
+          "                   (default: sim.seed of the built-in configuration, as\n"
+          "                   gmsim run)\n"
+          "  --out DIR        output directory, created with its parents if missing; it\n"
+          "                   must be empty, and may not be the directory of the trace\n"
+          "                   being read\n"
+          "  --force          export into a non-empty DIR: kernelslist.g and the kernel\n"
+          "                   files are replaced, stale kernel-N.traceg files removed,\n"
+          "                   other files kept\n"
           "  --no-verify      do not read the trace back\n"
+          "\n"
+          "The files are written to temporaries and renamed into place when all are\n"
+          "written: a failed export leaves DIR as it was.\n"
           "\n"
           "Exit status: 0 done; 1 bad input or I/O error; 4 the trace read back differs\n"
           "from the workload (other than in read-only flags, which only warn).\n"
@@ -46,6 +57,7 @@ typedef struct trace_opts {
     gm_size size;
     uint64_t seed;
     int verify;
+    int force;
 } trace_opts;
 
 static int parse_opts(int argc, char **argv, trace_opts *o)
@@ -54,14 +66,13 @@ static int parse_opts(int argc, char **argv, trace_opts *o)
         {"workload", required_argument, 0, 'w'}, {"out", required_argument, 0, 'o'},
         {"size", required_argument, 0, 's'},     {"seed", required_argument, 0, 'S'},
         {"no-verify", no_argument, 0, 'n'},      {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"force", no_argument, 0, 'f'},          {0, 0, 0, 0}};
     gm_config cfg;
     gm_config_defaults(&cfg);
     *o = (trace_opts){.size = GM_SIZE_SMALL, .seed = cfg.sim.seed, .verify = 1};
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "h", longopts, 0)) != -1) {
-        char *end;
         switch (ch) {
         case 'w': o->workload = optarg; break;
         case 'o': o->out = optarg; break;
@@ -72,13 +83,11 @@ static int parse_opts(int argc, char **argv, trace_opts *o)
             }
             break;
         case 'S':
-            o->seed = strtoull(optarg, &end, 0);
-            if (!*optarg || *optarg == '-' || *end) {
-                fprintf(stderr, "gmsim trace: --seed %s: not a non-negative integer\n", optarg);
+            if (gm_cli_parse_u64("gmsim trace", "--seed", optarg, 0, UINT64_MAX, &o->seed) != 0)
                 return 1;
-            }
             break;
         case 'n': o->verify = 0; break;
+        case 'f': o->force = 1; break;
         case 'h': usage_trace(stdout); return -1;
         default: usage_trace(stderr); return 1;
         }
@@ -149,6 +158,12 @@ static int cmd_export(int argc, char **argv)
     gm_error err = {{0}};
     gm_workload w;
     gm_trace_export_stats st;
+    size_t plen = strlen(GM_TRACE_PREFIX);
+    const char *source = strncmp(o.workload, GM_TRACE_PREFIX, plen) == 0 ? o.workload + plen : NULL;
+    if (gm_trace_export_check(o.out, source, o.force, &err) != 0) {
+        fprintf(stderr, "gmsim trace export: --out %s\n", err.msg);
+        return 1;
+    }
     if (gm_workload_build(&w, o.workload, o.size, o.seed, &err) != 0) {
         fprintf(stderr, "gmsim trace: workload %s: %s\n", o.workload, err.msg);
         return 1;

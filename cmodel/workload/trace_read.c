@@ -11,6 +11,7 @@
  * The format is documented in docs/traces.md. */
 #include "workload/trace_read.h"
 
+#include <errno.h>
 #include <lzma.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -91,7 +92,7 @@ static int src_open_file(src *s, const char *path, gm_error *err)
     memset(s, 0, sizeof *s);
     s->f = fopen(path, "rb");
     if (!s->f)
-        return gm_fail(err, "%s: cannot open", path);
+        return gm_fail(err, "%s: cannot open: %s", path, strerror(errno));
     s->inbuf = malloc(IN_CHUNK);
     if (!s->inbuf) {
         src_close(s);
@@ -856,8 +857,9 @@ static int check_warp_done(kparse *k)
     if (k->want_insts)
         return kfail(k, "expected 'insts = <number>' after 'warp = %u'", k->warp);
     if (k->in_warp && k->insts_left)
-        return kfail(k, "warp %u of thread block %u,%u,%u: %llu instruction lines missing",
-                     k->warp, k->tb[0], k->tb[1], k->tb[2], (unsigned long long)k->insts_left);
+        return kfail(k, "warp %u of thread block %u,%u,%u: %llu instruction line%s missing",
+                     k->warp, k->tb[0], k->tb[1], k->tb[2], (unsigned long long)k->insts_left,
+                     k->insts_left == 1 ? "" : "s");
     return 0;
 }
 

@@ -10,10 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
+#include "sim/outfile.h"
 #include "workload/sass_map.h"
+#include "workload/trace_read.h"
 #include "workload/walk.h"
 
 #define MAX_WIDTH 128u
@@ -147,12 +151,16 @@ int gm_trace_format_inst(const gm_inst *in, unsigned pc, char *buf, size_t cap, 
 
 /* ---- files -------------------------------------------------------------- */
 
+/* Every file of an export goes to a temporary beside its target
+ * (sim/outfile.h); the temporaries are renamed only once all of them are
+ * written, the kernel files first and the list last, so a failed export
+ * leaves the directory as it was. */
 typedef struct exporter {
     const gm_workload *w;
     const char *dir;
     gm_error *err;
-    FILE *f;
-    char path[4096];
+    gm_outfile *files;       /* kernel 1..n, then kernelslist.g */
+    gm_outfile *out;         /* the file being written, NULL none */
     int64_t kernel;          /* kernel whose file is open, -1 none */
     int64_t cta;             /* thread block open in it, -1 none */
     text warp;               /* lines of the warp being generated */
@@ -162,8 +170,8 @@ typedef struct exporter {
 
 static int ex_write(exporter *x, const char *s, size_t n)
 {
-    if (n && fwrite(s, 1, n, x->f) != n)
-        return gm_fail(x->err, "%s: write error", x->path);
+    if (n && fwrite(s, 1, n, x->out->f) != n)
+        return gm_fail(x->err, "%s: write error: %s", x->out->path, strerror(errno));
     x->st.bytes += n;
     return 0;
 }
@@ -174,26 +182,37 @@ static int ex_printf(exporter *x, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vfprintf(x->f, fmt, ap);
+    int n = vfprintf(x->out->f, fmt, ap);
     va_end(ap);
     if (n < 0)
-        return gm_fail(x->err, "%s: write error", x->path);
+        return gm_fail(x->err, "%s: write error: %s", x->out->path, strerror(errno));
     x->st.bytes += (uint64_t)n;
     return 0;
 }
 
-static int ex_close_kernel(exporter *x)
+/* Finishes the open file; its temporary waits for the final renames. */
+static int ex_close_file(exporter *x)
 {
     int rc = 0;
-    if (!x->f)
+    if (!x->out)
         return 0;
     if (x->cta >= 0)
         rc = ex_printf(x, "#END_TB\n\n");
-    if (fclose(x->f) != 0 && rc == 0)
-        rc = gm_fail(x->err, "%s: write error", x->path);
-    x->f = NULL;
+    if (rc == 0)
+        rc = gm_outfile_close(x->out, x->err);
+    x->out = NULL;
     x->cta = -1;
     return rc;
+}
+
+static int ex_open_file(exporter *x, gm_outfile *o, const char *name)
+{
+    char path[GM_TRACE_DIR_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", x->dir, name);
+    if (gm_outfile_open(o, path, x->err))
+        return -1;
+    x->out = o;
+    return 0;
 }
 
 /* Kernel names go into a "-kernel name = ..." line: keep them on it. */
@@ -211,12 +230,12 @@ static int ex_open_kernel(exporter *x, uint32_t ki)
 {
     const gm_kernel *k = &x->w->kernels[ki];
     char name[sizeof k->name];
-    if (ex_close_kernel(x))
+    char file[32];
+    if (ex_close_file(x))
         return -1;
-    snprintf(x->path, sizeof x->path, "%s/kernel-%u.traceg", x->dir, ki + 1);
-    x->f = fopen(x->path, "w");
-    if (!x->f)
-        return gm_fail(x->err, "%s: cannot create: %s", x->path, strerror(errno));
+    snprintf(file, sizeof file, "kernel-%u.traceg", ki + 1);
+    if (ex_open_file(x, &x->files[ki], file))
+        return -1;
     x->kernel = ki;
     x->cta = -1;
     x->st.kernels++;
@@ -295,6 +314,65 @@ static int check_shapes(const gm_workload *w, gm_error *err)
     return 0;
 }
 
+/* mkdir -p: dir and every missing parent. */
+static int make_dirs(const char *dir, gm_error *err)
+{
+    char p[GM_TRACE_DIR_MAX];
+    struct stat st;
+    size_t n = strlen(dir);
+    memcpy(p, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (p[i] != '/' && p[i] != '\0')
+            continue;
+        char c = p[i];
+        p[i] = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST)
+            return gm_fail(err, "%s: cannot create directory: %s", p, strerror(errno));
+        p[i] = c;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return gm_fail(err, "%s: not a directory", dir);
+    return 0;
+}
+
+/* A name of the form kernel-<digits>.traceg or kernel-<digits>.traceg.xz
+ * that this export did not write (kernel-1 .. kernel-n, plain). */
+static int stale_kernel_name(const char *name, uint32_t n)
+{
+    const char *p = name + 7;
+    uint64_t v = 0;
+    if (strncmp(name, "kernel-", 7) != 0 || *p < '0' || *p > '9')
+        return 0;
+    int leading_zero = *p == '0';
+    for (; *p >= '0' && *p <= '9'; p++)
+        v = v > UINT32_MAX ? v : v * 10 + (uint64_t)(*p - '0');
+    if (strcmp(p, ".traceg") == 0)
+        return leading_zero || v < 1 || v > n;
+    return strcmp(p, ".traceg.xz") == 0;
+}
+
+/* Removes the kernel files of an earlier export that this one did not
+ * replace, so that the directory holds one trace. */
+static int remove_stale(const char *dir, uint32_t n, gm_error *err)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+    if (!d)
+        return gm_fail(err, "%s: cannot read: %s", dir, strerror(errno));
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char path[GM_TRACE_DIR_MAX + 300];
+        if (!stale_kernel_name(e->d_name, n))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) != 0)
+            rc = gm_fail(err, "%s: cannot remove the stale kernel file: %s", path,
+                         strerror(errno));
+    }
+    closedir(d);
+    return rc;
+}
+
 int gm_trace_export(const gm_workload *w, const char *dir, gm_trace_export_stats *stats,
                     gm_error *err)
 {
@@ -303,25 +381,154 @@ int gm_trace_export(const gm_workload *w, const char *dir, gm_trace_export_stats
         memset(stats, 0, sizeof *stats);
     if (check_shapes(w, err))
         return -1;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return gm_fail(err, "%s: cannot create directory: %s", dir, strerror(errno));
-    int rc = gm_workload_walk(w, 256, ex_chunk, &x, err);
-    if (ex_close_kernel(&x) && rc == 0)
-        rc = -1;
-    free(x.warp.p);
-    if (rc)
+    if (strlen(dir) >= GM_TRACE_DIR_MAX)
+        return gm_fail(err, "%.200s...: directory name too long", dir);
+    if (make_dirs(dir, err))
         return -1;
-    snprintf(x.path, sizeof x.path, "%s/kernelslist.g", dir);
-    x.f = fopen(x.path, "w");
-    if (!x.f)
-        return gm_fail(err, "%s: cannot create: %s", x.path, strerror(errno));
-    for (uint32_t i = 0; i < w->nkernels && rc == 0; i++)
+    uint32_t n = w->nkernels;
+    x.files = calloc((size_t)n + 1, sizeof *x.files);
+    if (!x.files)
+        return gm_fail(err, "trace export: out of memory");
+    int rc = gm_workload_walk(w, 256, ex_chunk, &x, err);
+    if (rc == 0)
+        rc = ex_close_file(&x);
+    for (uint32_t i = 0; rc == 0 && i < n; i++)
+        if (!x.files[i].path)
+            rc = gm_fail(err, "trace export: kernel %u generated no warp", i + 1);
+    if (rc == 0)
+        rc = ex_open_file(&x, &x.files[n], "kernelslist.g");
+    for (uint32_t i = 0; i < n && rc == 0; i++)
         rc = ex_printf(&x, "kernel-%u.traceg\n", i + 1);
-    if (fclose(x.f) != 0 && rc == 0)
-        rc = gm_fail(err, "%s: write error", x.path);
+    if (rc == 0)
+        rc = ex_close_file(&x);
+    for (uint32_t i = 0; i <= n && rc == 0; i++)
+        rc = gm_outfile_rename(&x.files[i], err);
+    if (rc == 0)
+        rc = remove_stale(dir, n, err);
+    for (uint32_t i = 0; i <= n; i++)
+        gm_outfile_discard(&x.files[i]);
+    free(x.files);
+    free(x.warp.p);
     if (rc == 0 && stats)
         *stats = x.st;
-    return rc;
+    return rc ? -1 : 0;
+}
+
+/* Whether `dir` is the directory holding `file` (compared as files, so
+ * other spellings and links of the same directory count). */
+static int holds(const struct stat *dir, const char *file, size_t file_len)
+{
+    char parent[GM_TRACE_DIR_MAX + 16];
+    struct stat st;
+    const char *slash = NULL;
+    for (size_t i = 0; i < file_len; i++)
+        if (file[i] == '/')
+            slash = file + i;
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else if (slash == file)
+        snprintf(parent, sizeof parent, "/");
+    else
+        snprintf(parent, sizeof parent, "%.*s", (int)(slash - file), file);
+    return stat(parent, &st) == 0 && st.st_dev == dir->st_dev && st.st_ino == dir->st_ino;
+}
+
+typedef struct source_check {
+    const struct stat *dir;
+    const char *list;
+    size_t list_dir_len;     /* with its '/' */
+    int hit;
+} source_check;
+
+/* kernelslist.g callback: kernel file names are relative to the list. */
+static int check_kernel_dir(const gm_trace_cmd *c, void *arg, gm_error *err)
+{
+    source_check *sc = arg;
+    char path[GM_TRACE_DIR_MAX + 256];
+    (void)err;
+    if (c->kind != GM_TRACE_CMD_KERNEL)
+        return 0;
+    int len = snprintf(path, sizeof path, "%.*s%.*s", (int)sc->list_dir_len, sc->list,
+                       (int)(c->text_len < 255 ? c->text_len : 255), c->text);
+    if (len > 0 && (size_t)len < sizeof path && holds(sc->dir, path, (size_t)len))
+        sc->hit = 1;
+    return 0;
+}
+
+/* Reads a plain-text kernelslist for check_kernel_dir; NULL when it
+ * cannot (the workload build reports why) or it is xz data. */
+static char *read_list_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 1 << 16, n = 0;
+    char *buf = f ? malloc(cap) : NULL;
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap || cap >= (64u << 20))
+            break;
+        char *more = realloc(buf, cap * 2);
+        if (!more) {
+            free(buf);
+            buf = NULL;
+        } else {
+            buf = more;
+            cap *= 2;
+        }
+    }
+    if (f && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    if (f)
+        fclose(f);
+    if (buf && n >= 6 && memcmp(buf, "\xFD" "7zXZ\0", 6) == 0) {
+        free(buf);
+        buf = NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+int gm_trace_export_check(const char *dir, const char *source, int force, gm_error *err)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;   /* created by the export */
+        return gm_fail(err, "%s: %s", dir, strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode))
+        return gm_fail(err, "%s: not a directory", dir);
+    if (source) {
+        source_check sc = {.dir = &st, .list = source};
+        const char *slash = strrchr(source, '/');
+        sc.list_dir_len = slash ? (size_t)(slash - source) + 1 : 0;
+        size_t len;
+        char *text = read_list_text(source, &len);
+        sc.hit = holds(&st, source, strlen(source));
+        if (text && !sc.hit) {
+            gm_error ignored = {{0}};
+            gm_trace_parse_kernelslist(text, len, source, check_kernel_dir, &sc, &ignored);
+        }
+        free(text);
+        if (sc.hit)
+            return gm_fail(err, "%s: the trace %s is read from this directory; export to "
+                                "another one", dir, source);
+    }
+    if (force)
+        return 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return gm_fail(err, "%s: cannot read: %s", dir, strerror(errno));
+    struct dirent *e;
+    int empty = 1;
+    while (empty && (e = readdir(d)) != NULL)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    if (!empty)
+        return gm_fail(err, "%s: not empty; export into a new or empty directory, or pass "
+                            "--force to replace the trace in it (other files are kept)", dir);
+    return 0;
 }
 
 /* ---- comparison ----------------------------------------------------------- */

@@ -18,12 +18,27 @@ typedef struct gm_trace_export_stats {
     uint64_t bytes;          /* of all files */
 } gm_trace_export_stats;
 
-/* Writes dir/kernelslist.g and dir/kernel-1.traceg ... (dir is created if
- * it does not exist; existing files of those names are replaced). Fails
- * for instructions the format cannot carry back (a memory access of the
- * core with width 0 or above 128). stats may be NULL. */
+/* Longest directory name an export takes. */
+#define GM_TRACE_DIR_MAX 4000
+
+/* Writes dir/kernelslist.g and dir/kernel-1.traceg ... kernel-n.traceg
+ * (dir is created with its missing parents). Every file is written to a
+ * temporary beside it and the temporaries are renamed into place only
+ * when all are written, the list last: a failed export (I/O error, disk
+ * full, an instruction the format cannot carry back: a memory access of
+ * the core with width 0 or above 128) changes nothing in dir. After the
+ * renames, other kernel-<n>.traceg and kernel-<n>.traceg.xz files in dir
+ * (an earlier, longer export) are removed; other files are kept. stats
+ * may be NULL. */
 int gm_trace_export(const gm_workload *w, const char *dir, gm_trace_export_stats *stats,
                     gm_error *err);
+
+/* The checks made before an export is built (gmsim trace export): dir
+ * may not be a directory that the trace workload whose kernelslist.g is
+ * `source` reads from (the list's directory or a kernel file's; NULL for
+ * a built-in workload), and unless force it must be missing or empty. A
+ * missing dir passes. Returns 0, or -1 with err. */
+int gm_trace_export_check(const char *dir, const char *source, int force, gm_error *err);
 
 /* Formats one instruction as a version-4 trace line without line number
  * or newline. Returns the length, or -1 with err set. */

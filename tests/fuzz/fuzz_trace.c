@@ -1,4 +1,4 @@
-/* libFuzzer target for the Accel-Sim trace reader (scripts/fuzz-trace).
+/* libFuzzer target for the Accel-Sim trace reader (scripts/fuzz trace).
  * Every input goes through both parsers: as a kernelslist.g and as one
  * kernel-N.traceg (plain or xz). A kernel that parses is then generated
  * warp by warp (the record decoder) and every instruction is formatted

@@ -35,10 +35,15 @@ for w in gemm atax reduction; do
     [ "$(json "$T/a.json" 'd["workload"]')" = "trace:$T/$w/kernelslist.g" ] ||
         fail "$w: workload field of the trace run"
     [ "$(json "$T/b.json" 'd["workload"]')" = "$w" ] || fail "$w: workload field"
-    # Exact: the files without their top-level "workload" line are the same bytes.
-    grep -v '^	"workload":	' "$T/a.json" > "$T/a.rest"
-    grep -v '^	"workload":	' "$T/b.json" > "$T/b.rest"
-    [ $(($(wc -l < "$T/a.json") - $(wc -l < "$T/a.rest"))) -eq 1 ] || fail "$w: no workload line"
+    # --size does not apply to a trace: the run says "trace" (and the table
+    # "(trace)"), the built-in run its size.
+    [ "$(json "$T/a.json" 'd["size"]')" = "trace" ] || fail "$w: size field of the trace run"
+    [ "$(json "$T/b.json" 'd["size"]')" = "tiny" ] || fail "$w: size field"
+    # Exact: the files without their top-level "workload" and "size" lines
+    # are the same bytes.
+    grep -v '^	"workload":	\|^	"size":	' "$T/a.json" > "$T/a.rest"
+    grep -v '^	"workload":	\|^	"size":	' "$T/b.json" > "$T/b.rest"
+    [ $(($(wc -l < "$T/a.json") - $(wc -l < "$T/a.rest"))) -eq 2 ] || fail "$w: no workload or size line"
     cmp -s "$T/a.rest" "$T/b.rest" || { diff "$T/a.rest" "$T/b.rest" | head; fail "$w: statistics differ"; }
     echo "ok: $w trace statistics identical to the built-in run ($(json "$T/a.json" 'd["summary"]["core_cycles"]') cycles)"
 done
@@ -111,10 +116,10 @@ printf 'kernel-1.traceg\n' > "$T/kernelslist.g"
 printf -- '-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-accelsim tracer version = 4\n#\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n0000 ffffffff 0 EXIT 0 0\n' > "$T/kernel-1.traceg"
 rc=0; "$GMSIM" run --config "$CFG" --workload "trace:$T/kernelslist.g" --quiet 2> "$T/err" || rc=$?
 [ $rc -eq 1 ] || fail "truncated trace: exit status $rc"
-grep -q "kernel-1.traceg:9: warp 0 of thread block 0,0,0: 1 instruction lines missing" "$T/err" ||
+grep -q "kernel-1.traceg:9: warp 0 of thread block 0,0,0: 1 instruction line missing" "$T/err" ||
     fail "truncated trace: message '$(cat "$T/err")'"
 rc=0; "$GMSIM" run --workload "trace:$T/none/kernelslist.g" --quiet 2> "$T/err" || rc=$?
-[ $rc -eq 1 ] && grep -q "none/kernelslist.g: cannot open" "$T/err" || fail "missing list: $rc $(cat "$T/err")"
+[ $rc -eq 1 ] && grep -q "none/kernelslist.g: cannot open: No such file or directory" "$T/err" || fail "missing list: $rc $(cat "$T/err")"
 rc=0; "$GMSIM" trace export --workload nosuch --out "$T/x" 2> "$T/err" || rc=$?
 [ $rc -eq 1 ] && grep -q "unknown workload 'nosuch'" "$T/err" || fail "unknown workload: $rc"
 rc=0; "$GMSIM" trace export --workload gemm 2> "$T/err" || rc=$?
