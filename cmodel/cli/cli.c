@@ -87,7 +87,9 @@ static void usage_run(FILE *f, const gm_cli_ext *ext)
           "\n"
           "Numbers are decimal or 0x hexadecimal. Exit status: 0 finished; 1 bad input\n"
           "or an output file that cannot be written; 2 deadlock; 3 stopped at max\n"
-          "cycles; 4 internal check failed (docs/reliability.md).\n",
+          "cycles; 4 internal check failed; 130/143 interrupted by SIGINT/SIGTERM (the\n"
+          "statistics so far are written, status \"interrupted\"; a second signal exits\n"
+          "at once) (docs/reliability.md).\n",
           f);
     if (ext && ext->run_help)
         fputs(ext->run_help, f);
@@ -160,12 +162,38 @@ static void show_progress(const gm_system *s, void *arg)
     fflush(stderr);
 }
 
+/* The one piece of process-wide state: the signal that asked the run to
+ * stop (SIGINT or SIGTERM), written by the handler and read by the run
+ * loop through gm_system.interrupt. The library itself has none. */
+static volatile sig_atomic_t interrupt_signal;
+
+/* First SIGINT/SIGTERM: stop at the next core cycle and write what was
+ * simulated; a second one: exit at once. */
+static void on_interrupt(int sig)
+{
+    if (interrupt_signal)
+        _exit(128 + sig);
+    interrupt_signal = sig;
+}
+
+/* Only while a simulation runs; elsewhere a signal ends gmsim as usual. */
+static void catch_interrupts(bool on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_interrupt : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static int exit_code(gm_run_status st)
 {
     switch (st) {
     case GM_RUN_DONE: return 0;
     case GM_RUN_DEADLOCK: return 2;
     case GM_RUN_MAX_CYCLES: return 3;
+    case GM_RUN_INTERRUPTED: return 128 + interrupt_signal; /* 130 SIGINT, 143 SIGTERM */
     default: return 4;
     }
 }
@@ -197,9 +225,9 @@ static int write_stats(const gm_system *s, const gm_run_info *info, gm_outfile *
 
 /* Simulates one workload; fills the result for the caller's table.
  * stats, when not NULL, is open and is committed or discarded here. */
-static int simulate(const gm_config *cfg, const char *wname, gm_size size, gm_outfile *stats,
-                    int quiet, int progress, gm_run_result *res, const gm_cli_ext *ext,
-                    const char *rtl)
+static int simulate_one(const gm_config *cfg, const char *wname, gm_size size,
+                        gm_outfile *stats, int quiet, int progress, gm_run_result *res,
+                        const gm_cli_ext *ext, const char *rtl)
 {
     gm_error err = {{0}};
     gm_workload wl;
@@ -230,6 +258,7 @@ static int simulate(const gm_config *cfg, const char *wname, gm_size size, gm_ou
             gm_outfile_discard(stats);
         return 1;
     }
+    s->interrupt = &interrupt_signal;
     int rc = gm_system_run(s, &wl, &err);
     double cpu = cpu_seconds() - t0;
     if (s->progress.fn)
@@ -241,6 +270,10 @@ static int simulate(const gm_config *cfg, const char *wname, gm_size size, gm_ou
     if (s->status == GM_RUN_MAX_CYCLES)
         fprintf(stderr, "gmsim: stopped at the cycle limit (%" PRIu64 " core cycles)\n",
                 s->core_cycle);
+    if (s->status == GM_RUN_INTERRUPTED)
+        fprintf(stderr, "gmsim: interrupted by %s at core cycle %" PRIu64 "%s%s\n",
+                interrupt_signal == SIGTERM ? "SIGTERM" : "SIGINT", s->core_cycle,
+                stats ? "; statistics so far written to " : "", stats ? stats->path : "");
 
     gm_run_info info = {.workload = wname, .size = size_label(wname, size), .cpu_seconds = cpu};
     gm_stats_collect(s, &info, res);
@@ -258,6 +291,18 @@ static int simulate(const gm_config *cfg, const char *wname, gm_size size, gm_ou
     free(s);
     gm_workload_free(&wl);
     return code ? code : out_rc;
+}
+
+/* simulate_one with SIGINT/SIGTERM caught from before the workload is
+ * built, so a signal at any moment of a run ends it with its statistics. */
+static int simulate(const gm_config *cfg, const char *wname, gm_size size, gm_outfile *stats,
+                    int quiet, int progress, gm_run_result *res, const gm_cli_ext *ext,
+                    const char *rtl)
+{
+    catch_interrupts(true);
+    int rc = simulate_one(cfg, wname, size, stats, quiet, progress, res, ext, rtl);
+    catch_interrupts(false);
+    return rc;
 }
 
 static int cmd_run(int argc, char **argv, const gm_cli_ext *ext)

@@ -41,6 +41,7 @@ static const char *status_name(gm_run_status st)
     case GM_RUN_DONE: return "done";
     case GM_RUN_MAX_CYCLES: return "max_cycles";
     case GM_RUN_DEADLOCK: return "deadlock";
+    case GM_RUN_INTERRUPTED: return "interrupted";
     default: return "error";
     }
 }

@@ -201,6 +201,14 @@ int gm_system_add_l1(gm_system *s, const gm_l1d_stats *st, gm_error *err)
     return 0;
 }
 
+void gm_system_set_dram_ports(gm_system *s, gm_link **req_in, gm_link **rep_out)
+{
+    uint32_t per = s->nslices / s->nchannels;
+    for (uint32_t i = 0; i < s->nchannels; i++)
+        gm_dram_channel_connect(&s->chans[i], (gm_dram_ports){
+            .req_in = &req_in[i * per], .rep_out = &rep_out[i * per], .n = per});
+}
+
 /* ---- kernels ------------------------------------------------------------ */
 
 static void start_kernel(gm_system *s)
@@ -496,6 +504,10 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
             }
             if (max_cycles && s->core_cycle >= max_cycles) {
                 s->status = GM_RUN_MAX_CYCLES;
+                break;
+            }
+            if (s->interrupt && *s->interrupt) {
+                s->status = GM_RUN_INTERRUPTED;
                 break;
             }
         } else {

@@ -10,6 +10,7 @@
 #ifndef GM_SYSTEM_SYSTEM_H
 #define GM_SYSTEM_SYSTEM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ typedef enum gm_run_status {
     GM_RUN_MAX_CYCLES,    /* stopped at sim.max_cycles */
     GM_RUN_DEADLOCK,      /* the watchdog fired */
     GM_RUN_ERROR,         /* a conservation or drain check failed */
+    GM_RUN_INTERRUPTED,   /* *interrupt became non-zero (a signal, in the CLI) */
 } gm_run_status;
 
 /* Copies-per-line samples (SPEC section 7). "L1" is whatever the design
@@ -127,6 +129,11 @@ typedef struct gm_system {
     gm_kernel_record *krec;
     uint64_t event_hash;         /* FNV-1a over completed requests */
     gm_progress progress;
+    /* Set by the owner (or NULL): when *interrupt becomes non-zero the run
+     * stops at the next core-cycle boundary with GM_RUN_INTERRUPTED, its
+     * statistics those of the cycles simulated so far. A signal handler
+     * may write it. */
+    volatile sig_atomic_t *interrupt;
     char deadlock_report[1024];
     char stop_reason[512];       /* set by gm_system_request_stop */
     gm_run_status status;
@@ -154,6 +161,17 @@ int gm_system_on_edge(gm_system *s, int domain, void (*fn)(void *ctx, gm_time no
  * it from one of its edge hooks. Its routers are what co-simulation
  * patterns and `gmsim topology` see (gm_net_router_count / _name). */
 int gm_system_add_net(gm_system *s, gm_net_ref ref, gm_error *err);
+/* The L2 <-> DRAM wiring. By default DRAM channel c takes the links of
+ * slices c*per .. c*per+per-1 (s->l2_dram, s->dram_l2; per = nslices /
+ * nchannels) directly. A design whose slices must reach other channels
+ * (SelRep's replicas) puts a network of its own in between: it consumes
+ * s->l2_dram[] and produces into s->dram_l2[] (which the system still
+ * checks at the end of a run), and gives the channels links of its own
+ * with this call: channel c takes req_in[c*per + k] and returns on
+ * rep_out[c*per + k], k < per (a channel returns every request on the link
+ * it came from). The design ticks that network and answers for its own
+ * links in busy and check_drained. Only from the design's build. */
+void gm_system_set_dram_ports(gm_system *s, gm_link **req_in, gm_link **rep_out);
 /* Registers the statistics of one L1-level cache. */
 int gm_system_add_l1(gm_system *s, const gm_l1d_stats *st, gm_error *err);
 
