@@ -1,10 +1,14 @@
-/* gm_l1d: the private L1 data cache of a core (DC-L1 baseline).
+/* gm_l1d: the private L1 data cache of a core (DC-L1 baseline), a front
+ * end over the cache engine (cache_engine.h).
  *
  * 128 B lines of 4 sectors, exact LRU, write-evict, no-write-allocate,
  * allocate-on-fill, MSHRs with merging, a fixed hit latency and a data
  * port of cfg->port_bytes bytes per cycle. Loads are cached; stores
  * invalidate a hit line and go to L2; atomics and non-L1 requests bypass
- * the cache. Full behaviour and statistics: docs/caches.md.
+ * the cache. What the front end adds to the engine: the links to the
+ * network, a miss queue in front of miss_out, one access per cycle, the
+ * sizes of what it sends, and the list of requests completed by replies.
+ * Full behaviour and statistics: docs/caches.md section 4.4.
  *
  * Per core-clock edge the owner calls, in this order:
  *   gm_l1d_tick(now)                 fills and acks in, misses out
@@ -18,7 +22,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cache/cache_engine.h"
 #include "cache/mshr.h"
+#include "cache/req_fifo.h"
 #include "cache/residency.h"
 #include "cache/tag_array.h"
 #include "config/config.h"
@@ -31,49 +37,35 @@ typedef struct gm_l1d_ports {
     gm_link *fill_in;   /* replies: line fills, store ACKs, atomic/non-L1 data */
 } gm_l1d_ports;
 
-/* Why an access is refused (GPGPU-Sim's reservation-fail reasons). */
+/* Why an access is refused: the engine's reasons (GPGPU-Sim's
+ * reservation-fail reasons), under the L1's names. */
 typedef enum gm_l1d_fail {
-    GM_L1D_OK = 0,
-    GM_L1D_FAIL_PORT,       /* an access was already taken this cycle or the data port is busy */
-    GM_L1D_FAIL_MSHR,       /* load miss, no MSHR entry free */
-    GM_L1D_FAIL_MERGE,      /* load miss to a pending line whose merge list is full */
-    GM_L1D_FAIL_MISSQ,      /* the request needs the miss queue and it is full */
-    GM_L1D_FAIL_COUNT
+    GM_L1D_OK = GM_CACHE_OK,
+    GM_L1D_FAIL_PORT = GM_CACHE_FAIL_PORT,   /* an access was already taken this cycle or
+                                                the data port is busy */
+    GM_L1D_FAIL_MSHR = GM_CACHE_FAIL_MSHR,   /* load miss, no MSHR entry free */
+    GM_L1D_FAIL_MERGE = GM_CACHE_FAIL_MERGE, /* load miss to a pending line whose merge
+                                                list is full */
+    GM_L1D_FAIL_MISSQ = GM_CACHE_FAIL_MISSQ, /* the request needs the miss queue and it
+                                                is full */
+    GM_L1D_FAIL_COUNT = GM_CACHE_FAIL_COUNT
 } gm_l1d_fail;
 
-typedef struct gm_l1d_stats {
-    uint64_t accesses[GM_REQ_KIND_COUNT]; /* accepted accesses by kind */
-    uint64_t sectors[GM_REQ_KIND_COUNT];  /* sectors of the accepted accesses */
-    uint64_t load_hits;
-    uint64_t load_misses;      /* primary misses: allocated an MSHR, fetched a line */
-    uint64_t mshr_merges;      /* load misses merged into a pending fetch (hit-reserved) */
-    uint64_t write_evicts;     /* stores that hit and invalidated the line */
-    uint64_t store_misses;     /* stores to absent lines (not allocated) */
-    uint64_t fills;            /* lines installed */
-    uint64_t evictions;        /* valid lines replaced by a fill */
-    uint64_t res_fail[GM_L1D_FAIL_COUNT]; /* refusals by reason (gm_l1d_count_refusal) */
-    uint64_t port_busy_cycles; /* data-port cycles used by hits and fills */
-    uint64_t fill_port_waits;  /* cycles a fill waited for the data port */
-    uint64_t miss_resident_elsewhere; /* primary misses whose line another L1 held */
-    uint64_t residency_errors; /* residency map could not grow (out of memory) */
-} gm_l1d_stats;
+/* The engine's counters (cache_engine.h); res_fail is indexed by gm_l1d_fail. */
+typedef gm_cache_stats gm_l1d_stats;
 
 typedef struct gm_l1d {
     gm_cache_cfg cfg;
     uint32_t id;
-    gm_residency *res;         /* shared with the other L1s; may be NULL */
     gm_l1d_ports p;
-    const gm_clock_domain *dom;
-    gm_tag_array tags;
-    gm_mshr mshr;
+    gm_tag_array tags;         /* the engine's, kept here for the L1's users */
+    gm_mshr mshr;              /* the engine's */
+    gm_cache_engine e;
     gm_req **missq;            /* ring of cfg.miss_queue requests */
     uint32_t missq_head, missq_count;
-    gm_req *hit_head, *hit_tail;   /* hits in the latency pipeline, by access time */
-    gm_req *done_head, *done_tail; /* completed by a fill or a reply */
+    gm_req_fifo done;          /* completed by a fill or a reply */
     uint32_t outstanding;      /* requests sent on miss_out, reply not yet back */
-    gm_time port_free_at;      /* first edge the data port is free */
     gm_time last_access;       /* edge of the last accepted access */
-    uint32_t fill_busy;        /* data-port cycles of a line fill */
     gm_l1d_stats stats;
 } gm_l1d;
 

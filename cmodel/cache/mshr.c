@@ -74,12 +74,7 @@ int gm_mshr_merge(gm_mshr *m, int32_t idx, gm_req *r)
     assert(e->in_use);
     if (e->count >= m->max_merge)
         return -1;
-    r->next = 0;
-    if (e->tail)
-        e->tail->next = r;
-    else
-        e->head = r;
-    e->tail = r;
+    gm_req_fifo_push(&e->merged, r);
     e->count++;
     return 0;
 }
@@ -93,7 +88,7 @@ gm_req *gm_mshr_release(gm_mshr *m, int32_t idx)
         p = &m->e[*p].next;
     *p = e->next;
 
-    gm_req *list = e->head;
+    gm_req *list = e->merged.head;
     if (e->primary) {
         e->primary->next = list;
         list = e->primary;

@@ -15,14 +15,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cache/req_fifo.h"
 #include "sim/error.h"
 #include "sim/req.h"
 
 typedef struct gm_mshr_entry {
     uint64_t addr;
     gm_req *primary;
-    gm_req *head;       /* merged requests, oldest first */
-    gm_req *tail;
+    gm_req_fifo merged; /* merged requests, oldest first */
     uint32_t count;     /* requests held: primary (if any) + merged */
     int32_t next;       /* hash chain when in use, free list when not */
     uint8_t in_use;

@@ -106,6 +106,13 @@ int32_t gm_tag_allocate(gm_tag_array *t, uint64_t addr, gm_tag_victim *v);
 /* Frees way idx (its valid and dirty sectors are lost). */
 void gm_tag_invalidate(gm_tag_array *t, int32_t idx);
 
+/* Sectors in a mask (its low GM_TAG_SECTORS bits). Nibble m of the
+ * constant is popcount(m): one shift, no popcount instruction needed. */
+static inline uint32_t gm_tag_sector_count(uint8_t mask)
+{
+    return (uint32_t)(0x4332322132212110ull >> (4u * (mask & GM_TAG_ALL_SECTORS))) & 0xfu;
+}
+
 /* True when every sector of mask is valid in way idx. */
 static inline bool gm_tag_has_sectors(const gm_tag_array *t, int32_t idx, uint8_t mask)
 {

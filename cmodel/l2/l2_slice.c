@@ -4,11 +4,6 @@
 
 #define FAIL_NONE (-1)
 
-static inline uint32_t sector_count(uint8_t mask)
-{
-    return (uint32_t)__builtin_popcount(mask & GM_TAG_ALL_SECTORS);
-}
-
 int gm_l2_slice_init(gm_l2_slice *s, const gm_l2_cfg *cfg, uint32_t id, gm_req_pool *pool,
                      gm_error *err)
 {
@@ -107,7 +102,7 @@ static void queue_writeback(gm_l2_slice *s, gm_req *wb, const gm_tag_victim *v, 
     wb->kind = GM_REQ_WRITEBACK;
     wb->addr = v->addr;
     wb->sectors = v->dirty;
-    wb->req_bytes = sector_count(v->dirty) * GM_SECTOR_BYTES;
+    wb->req_bytes = gm_tag_sector_count(v->dirty) * GM_SECTOR_BYTES;
     wb->reply_bytes = 0;
     wb->slice = (uint16_t)s->id;
     gm_req_move(wb, GM_LOC_L2, s->id, now);
@@ -115,7 +110,7 @@ static void queue_writeback(gm_l2_slice *s, gm_req *wb, const gm_tag_victim *v, 
     s->wb_count++;
     assert(s->wb_count <= s->wb_cap);
     s->stats.writebacks++;
-    s->stats.writeback_sectors += sector_count(v->dirty);
+    s->stats.writeback_sectors += gm_tag_sector_count(v->dirty);
 }
 
 /* Whether installing addr would push out a dirty line. */

@@ -1,14 +1,19 @@
-/* gm_dcl1_cache: the cache of a DC-L1 node (the paper's DC-L1$), modelled
- * at transaction level. It has no links: it talks only to its node's
- * queue block (dcl1_queues.h) through the c_* port fields, which the node
+/* gm_dcl1_cache: the cache of a DC-L1 node (the paper's DC-L1$), a front
+ * end over the cache engine (cache/cache_engine.h), modelled at
+ * transaction level. It has no links: it talks only to its node's queue
+ * block (dcl1_queues.h) through the c_* port fields, which the node
  * (dcl1_node.c) translates between packet handles and gm_req.
  *
- * Policy as the baseline L1D (docs/caches.md section 4): 128 B lines of 4
+ * Policy as the baseline L1D (docs/caches.md section 4.5): 128 B lines of 4
  * sectors, exact LRU, write-evict, no-write-allocate, allocate on fill, a
  * data port of cfg.port_bytes per core cycle, hit latency cfg.latency
  * core cycles. MSHRs with merging: a load miss to a line that already has
  * an outstanding fetch in this node joins that fetch's entry (up to
- * cfg.mshr_merge requests per entry) and sends nothing to L2.
+ * cfg.mshr_merge requests per entry) and sends nothing to L2. What the
+ * front end adds to the engine: Q3 room decides whether a miss or a store
+ * is taken, an output buffer of pending_cap replies (hits and requests a
+ * fill completed, handed to Q2 oldest-ready first), replies at the size
+ * asked, the copies limit check, and set indexing by home.
  *
  * Per node cycle the node calls, in this order:
  *   gm_dcl1_cache_response(now)      the reply offered to Q2 (c_rsp_*), from
@@ -24,8 +29,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cache/cache_engine.h"
 #include "cache/l1d.h"
 #include "cache/mshr.h"
+#include "cache/req_fifo.h"
 #include "cache/residency.h"
 #include "cache/tag_array.h"
 #include "config/config.h"
@@ -43,18 +50,14 @@ typedef enum gm_dcl1_access {
 typedef struct gm_dcl1_cache {
     gm_cache_cfg cfg;
     uint32_t id;
-    gm_residency *res;          /* spans all nodes; may be NULL */
     uint32_t copies_limit;      /* a line may be in at most this many nodes */
-    const gm_clock_domain *dom; /* the node's clock (core) */
-    gm_tag_array tags;
-    gm_mshr mshr;
-    gm_req *hit_head, *hit_tail;  /* hits in the latency pipeline, in access order */
-    gm_req *fwd_head, *fwd_tail;  /* requests completed by a fill, ready at once */
-    uint32_t pending;           /* requests in both lists */
+    gm_tag_array tags;          /* the engine's, kept here for the node's users */
+    gm_mshr mshr;               /* the engine's (the node's drain check reads used) */
+    gm_cache_engine e;          /* clocked by the node's clock (core) */
+    gm_req_fifo fwd;            /* requests completed by a fill, ready at once */
+    uint32_t pending;           /* requests in the hit pipeline and in fwd */
     uint32_t pending_cap;       /* no access is taken while pending >= this
                                    (the node uses the latency: a stalled pipeline) */
-    gm_time port_free_at;
-    uint32_t fill_busy;         /* port cycles of a line fill */
     /* Statistics in the L1D's terms, so the report treats nodes as L1s;
      * res_fail[GM_L1D_FAIL_MISSQ] counts refusals for a full Q3. */
     gm_l1d_stats stats;
