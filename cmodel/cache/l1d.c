@@ -82,7 +82,7 @@ void gm_l1d_access(gm_l1d *c, gm_req *r, gm_time now)
 {
     assert(gm_l1d_can_access(c, r, now));
     c->last_access = now;
-    r->node = (uint16_t)c->id;
+    r->l1 = (uint16_t)c->id;
     gm_req_move(r, GM_LOC_L1, c->id, now);
     gm_cache_count_access(&c->e, r);
     uint32_t bytes = gm_tag_sector_count(r->sectors) * GM_SECTOR_BYTES;

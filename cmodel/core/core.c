@@ -467,6 +467,7 @@ static inline gm_req *new_line_request(gm_core *c, const gm_ldst_entry *e,
     r->warp = e->rec->warp;
     r->slice = (uint16_t)gm_addr_slice(c->amap, ln->addr);
     r->owner = e->rec;
+    r->flags = e->flags;
     return r;
 }
 
@@ -529,8 +530,9 @@ uint32_t gm_core_tick(gm_core *c, gm_time now)
     if (port->cycle)
         port->cycle(c->port.ctx, now);
     gm_req *r;
-    while ((r = port->pop_reply(c->port.ctx, now)) != 0)
-        done += complete_request(c, r, now);
+    if (!c->port.outstanding || *c->port.outstanding)
+        while ((r = port->pop_reply(c->port.ctx, now)) != 0)
+            done += complete_request(c, r, now);
     if (!c->live_warps && !c->ldst_count)
         return done;
     c->stats.cycles++;

@@ -45,6 +45,10 @@ typedef struct gm_core_port_ops {
 typedef struct gm_core_port {
     const gm_core_port_ops *ops;
     void *ctx;
+    /* Optional (may be NULL): the port's count of requests accepted and
+     * not yet returned; while it is 0 the core skips pop_reply, which saves
+     * an indirect call per core cycle on a port with nothing inside. */
+    const uint32_t *outstanding;
 } gm_core_port;
 
 typedef struct gm_core_stats {

@@ -34,6 +34,7 @@ typedef struct gm_design_ops {
     const char *name;        /* value of [design] kind */
     const char *summary;     /* one line, for `gmsim list-designs` */
     const char *l1_noun;     /* what its L1-level caches are called in messages */
+    const char *node_name;   /* what GM_LOC_NODE is in its deadlock reports, or NULL */
 
     /* Its own config section (NULL when it has none) and key rows; the
      * rows' offsets point into gm_config like every other key's. */

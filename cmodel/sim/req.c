@@ -17,7 +17,7 @@ static const char *const loc_names[GM_LOC_COUNT] = {
     [GM_LOC_L2_OUT] = "L2 reply queue",
     [GM_LOC_NOC_REP] = "reply network",
     [GM_LOC_CORE_REPLY] = "core reply path",
-    [GM_LOC_NODE] = "DC-L1 node",
+    [GM_LOC_NODE] = "L1-level node",
 };
 
 static const char *const kind_names[GM_REQ_KIND_COUNT] = {

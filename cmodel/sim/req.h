@@ -39,7 +39,8 @@ typedef enum gm_loc {
     GM_LOC_L2_OUT,      /* L2 reply queue, waiting for the reply network */
     GM_LOC_NOC_REP,     /* reply network */
     GM_LOC_CORE_REPLY,  /* back at the core, L1 fill / writeback of registers */
-    GM_LOC_NODE,        /* a DC-L1 node (designs) */
+    GM_LOC_NODE,        /* a node of the design's L1 level (a DC-L1 node, ...);
+                           the watchdog names it with the design's node_name */
     GM_LOC_COUNT
 } gm_loc;
 
@@ -53,8 +54,10 @@ typedef struct gm_req {
     uint8_t sectors;        /* 4-bit mask of the 32 B sectors asked for */
     uint8_t is_reply;
     uint8_t loc;            /* gm_loc */
+    uint8_t flags;          /* GM_INST_* of the instruction that made it (read-only data) */
     uint16_t src;           /* requesting core (network source of the request) */
-    uint16_t node;          /* DC-L1 node / L1 index that handles it (designs) */
+    uint16_t l1;            /* the L1-level cache instance that handles it (an L1D, a
+                               DC-L1 node, ...), set by the design's blocks */
     uint16_t slice;         /* L2 slice */
     uint16_t warp;          /* warp slot in the core */
     uint32_t loc_index;     /* which instance of loc (core, slice, channel, ...) */
@@ -65,13 +68,13 @@ typedef struct gm_req {
     gm_time t_l2;           /* arrival at the L2 slice */
     gm_time t_dram;         /* sent to DRAM (0 if it never went) */
     gm_time t_dram_done;
-    gm_time t_seg;          /* DC-L1 designs: start of the current segment of the
-                               round-trip latency split (docs/designs/dcl1.md);
-                               never read or written by the baseline */
+    gm_time t_mark;         /* a design's latency split: start of the current segment
+                               (DC-L1: docs/designs/dcl1.md section 7); the system
+                               never reads it */
     void *owner;            /* opaque back-pointer for the block that waits */
     struct gm_req *next;    /* intrusive list (MSHR merge lists, free list) */
-    uint32_t handle;        /* DC-L1 node: the packet handle its queue block
-                               carries for this request while it is inside */
+    uint32_t block_handle;  /* the handle a design block with fixed-width ports (the
+                               DC-L1 node queues) carries for it while it is inside */
 } gm_req;
 
 typedef struct gm_req_pool {

@@ -310,7 +310,15 @@ static void scan_req(const gm_req *r, void *arg)
         o->other++;
 }
 
-static void format_places(const stuck_scan *o, char *buf, size_t len)
+/* GM_LOC_NODE is whatever the design calls the nodes of its L1 level. */
+static const char *loc_name(const gm_system *s, uint8_t loc)
+{
+    if (loc == GM_LOC_NODE && s->design->node_name)
+        return s->design->node_name;
+    return gm_loc_name(loc);
+}
+
+static void format_places(const gm_system *s, const stuck_scan *o, char *buf, size_t len)
 {
     size_t at = 0;
     buf[0] = 0;
@@ -323,7 +331,7 @@ static void format_places(const stuck_scan *o, char *buf, size_t len)
                 best = i;
         used[best] = true;
         at += (size_t)snprintf(buf + at, len - at, "%s%" PRIu64 " in %s %u", k ? ", " : "",
-                               o->place[best].n, gm_loc_name(o->place[best].loc),
+                               o->place[best].n, loc_name(s, o->place[best].loc),
                                o->place[best].index);
     }
     if (o->other && at < len)
@@ -358,7 +366,7 @@ static bool watchdog_check(gm_system *s, gm_time now)
         if (find_req(s, r, buf, sizeof buf))
             snprintf(where, sizeof where, " [%s]", buf);
         char places[320];
-        format_places(&o, places, sizeof places);
+        format_places(s, &o, places, sizeof places);
         const char *from = r->kind == GM_REQ_WRITEBACK ? "write-back from L2 slice" : "from core";
         uint32_t from_id = r->kind == GM_REQ_WRITEBACK ? r->slice : r->src;
         snprintf(s->deadlock_report, sizeof s->deadlock_report,
@@ -367,7 +375,7 @@ static bool watchdog_check(gm_system *s, gm_time now)
                  " core cycles (created at core cycle %" PRIu64 "); %" PRIu64
                  " requests in flight: %s",
                  r->id, gm_req_kind_name(r->kind), r->addr, from, from_id, r->warp, r->slice,
-                 r->is_reply ? ", reply" : "", gm_loc_name(r->loc), r->loc_index, where, waited,
+                 r->is_reply ? ", reply" : "", loc_name(s, r->loc), r->loc_index, where, waited,
                  r->t_create / period, s->pool.live, places);
         return true;
     }

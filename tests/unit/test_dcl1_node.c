@@ -167,7 +167,7 @@ static void test_miss_fetches_line_replies_requested_size(void **state)
     assert_ptr_equal(t->to_l2[0], r);
     assert_int_equal(r->reply_bytes, 128);
     assert_int_equal(r->req_bytes, 0);
-    assert_int_equal(r->node, 3);
+    assert_int_equal(r->l1, 3);
     assert_int_equal(r->is_reply, 0);
     answer(t, r);
     steps(t, 8);

@@ -108,7 +108,7 @@ static void check_wiring(const gm_system *s, const point *p)
         gm_req r = {.addr = addr, .src = (uint16_t)core,
                     .slice = (uint16_t)gm_addr_slice(&s->amap, addr)};
         uint32_t node = gm_dcl1_node_for(t, core, addr);
-        r.node = (uint16_t)node;
+        r.l1 = (uint16_t)node;
         /* NoC#1 request */
         const gm_net *x = &d->n1_req[core / t->n];
         assert_ptr_equal(x->ports.in[core % t->n], &d->core_req[core]);

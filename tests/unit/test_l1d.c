@@ -182,7 +182,7 @@ static void test_load_hit_latency(void **state)
     assert_int_equal(g.ndone[0], 1);
     assert_ptr_equal(g.done[0][0], r);
     assert_int_equal(r->loc, GM_LOC_CORE_REPLY);
-    assert_int_equal(r->node, 0);
+    assert_int_equal(r->l1, 0);
     assert_true(r->is_reply);
     assert_false(gm_l1d_busy(&g.l1[0]));
     gm_req_release(&g.pool, r);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cache/l1d.h"
+#include "designs/common.h"
 #include "noc/net.h"
 #include "system/system.h"
 
@@ -13,61 +14,11 @@ typedef struct baseline {
     gm_l1d *l1;                  /* [ncores] */
     gm_link *core_req;           /* [ncores] L1 miss queue -> request crossbar */
     gm_link *core_rep;           /* [ncores] reply crossbar -> L1 */
-    gm_link **ptrs;              /* port arrays of both crossbars, one block */
+    gm_core_l2_ports ports;      /* port arrays of both crossbars */
     gm_net req_net, rep_net;
 } baseline;
 
-/* ---- the core's port: its private L1D ------------------------------------ */
-
-static void l1_port_cycle(void *ctx, gm_time now)
-{
-    gm_l1d_tick(ctx, now);
-}
-
-static gm_req *l1_port_pop_reply(void *ctx, gm_time now)
-{
-    return gm_l1d_pop_done(ctx, now);
-}
-
-static bool l1_port_offer(void *ctx, const gm_req *probe, gm_time now)
-{
-    if (gm_l1d_can_access(ctx, probe, now))
-        return true;
-    gm_l1d_count_refusal(ctx, probe, now);
-    return false;
-}
-
-static void l1_port_accept(void *ctx, gm_req *r, gm_time now)
-{
-    gm_l1d_access(ctx, r, now);
-}
-
-static bool l1_port_busy(const void *ctx)
-{
-    return gm_l1d_busy(ctx);
-}
-
-static const gm_core_port_ops l1_port = {
-    .cycle = l1_port_cycle,
-    .pop_reply = l1_port_pop_reply,
-    .offer = l1_port_offer,
-    .accept = l1_port_accept,
-    .busy = l1_port_busy,
-};
-
 /* ---- networks -------------------------------------------------------------- */
-
-static uint32_t dest_slice(const gm_req *r, void *ctx)
-{
-    (void)ctx;
-    return r->slice;
-}
-
-static uint32_t dest_core(const gm_req *r, void *ctx)
-{
-    (void)ctx;
-    return r->src;
-}
 
 static void tick_request_net(void *ctx, gm_time now)
 {
@@ -83,24 +34,12 @@ static int build_networks(gm_system *s, baseline *b, gm_error *err)
 {
     const gm_noc_cfg *noc = &s->cfg.noc;
     uint32_t nc = b->ncores, ns = b->nslices;
-    b->ptrs = calloc(2 * ((size_t)nc + ns), sizeof *b->ptrs);
-    if (!b->ptrs)
-        return gm_fail(err, "out of memory");
-    gm_link **rq_in = b->ptrs, **rq_out = rq_in + nc, **rp_in = rq_out + ns,
-            **rp_out = rp_in + ns;
-    for (uint32_t i = 0; i < nc; i++) {
-        rq_in[i] = &b->core_req[i];
-        rp_out[i] = &b->core_rep[i];
-    }
-    for (uint32_t j = 0; j < ns; j++) {
-        rq_out[j] = &s->l2_in[j];
-        rp_in[j] = &s->l2_out[j];
-    }
-    if (gm_net_init_crossbar(&b->req_net, "request", nc, ns, noc, dest_slice, NULL, err) ||
-        gm_net_init_crossbar(&b->rep_net, "reply", ns, nc, noc, dest_core, NULL, err))
+    if (gm_core_l2_ports_init(&b->ports, s, b->core_req, b->core_rep, err) ||
+        gm_net_init_crossbar(&b->req_net, "request", nc, ns, noc, gm_dest_slice, NULL, err) ||
+        gm_net_init_crossbar(&b->rep_net, "reply", ns, nc, noc, gm_dest_core, NULL, err))
         return -1;
-    gm_net_connect(&b->req_net, (gm_net_ports){.in = rq_in, .out = rq_out});
-    gm_net_connect(&b->rep_net, (gm_net_ports){.in = rp_in, .out = rp_out});
+    gm_net_connect(&b->req_net, b->ports.req);
+    gm_net_connect(&b->rep_net, b->ports.rep);
     int icnt = s->dom_icnt;
     if (gm_system_add_net(s, (gm_net_ref){&b->req_net, "noc", true, true, icnt}, err) ||
         gm_system_add_net(s, (gm_net_ref){&b->rep_net, "noc", false, true, icnt}, err) ||
@@ -123,7 +62,7 @@ static void baseline_destroy(void *state)
     gm_net_free(&b->rep_net);
     gm_link_array_free(b->core_req, b->ncores);
     gm_link_array_free(b->core_rep, b->ncores);
-    free(b->ptrs);
+    gm_core_l2_ports_free(&b->ports);
     free(b);
 }
 
@@ -151,7 +90,7 @@ static int baseline_build(gm_system *s, void **state, gm_error *err)
             return -1;
         gm_l1d_connect(&b->l1[i], (gm_l1d_ports){.miss_out = &b->core_req[i],
                                                  .fill_in = &b->core_rep[i]});
-        gm_core_attach_port(&s->cores[i], (gm_core_port){&l1_port, &b->l1[i]});
+        gm_core_attach_port(&s->cores[i], (gm_core_port){&gm_l1d_core_port, &b->l1[i], NULL});
     }
     s->copies.max_allowed = b->ncores;
     return build_networks(s, b, err);

@@ -36,9 +36,9 @@ static uint32_t dest_slice(const gm_req *r, void *ctx)
 static uint32_t dest_node(const gm_req *r, void *ctx)
 {
     const gm_dcl1_xctx *x = ctx;
-    if (gm_dcl1_noc2_xbar_of_node(x->t, r->node) != x->k)
+    if (gm_dcl1_noc2_xbar_of_node(x->t, r->l1) != x->k)
         return UINT32_MAX;
-    return gm_dcl1_noc2_port_of_node(x->t, r->node);
+    return gm_dcl1_noc2_port_of_node(x->t, r->l1);
 }
 
 /* ---- construction ------------------------------------------------------------- */

@@ -44,8 +44,8 @@ typedef struct gm_dcl1_port {
     gm_link *req_out;       /* core -> NoC#1 */
     gm_link *rep_in;        /* NoC#1 -> core */
     uint32_t outstanding;   /* requests sent, reply not yet back */
-    bool took_reply;        /* a reply was taken this cycle */
-    /* Ticks from the request leaving its node (gm_req.t_seg) to its
+    gm_time took_at;        /* edge of the last reply taken (one per cycle) */
+    /* Ticks from the request leaving its node (gm_req.t_mark) to its
      * completion at the core: the NoC#1 reply part of the round trip
      * (docs/designs/dcl1.md, latency split). */
     uint64_t reply_lat_sum;

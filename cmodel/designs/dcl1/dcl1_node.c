@@ -51,14 +51,14 @@ static bool enter(gm_dcl1_node *n, gm_req *r, gm_time now)
         return false;
     }
     n->handles.pkt[h].req = r;
-    r->handle = h;
+    r->block_handle = h;
     gm_req_move(r, GM_LOC_NODE, n->id, now);
     return true;
 }
 
 static void leave(gm_dcl1_node *n, gm_req *r)
 {
-    gm_noc_pkts_release(&n->handles, r->handle);
+    gm_noc_pkts_release(&n->handles, r->block_handle);
 }
 
 /* ---- latency split --------------------------------------------------------- */
@@ -67,13 +67,13 @@ static void stamp_request_in(gm_dcl1_node *n, gm_req *r, gm_time now)
 {
     n->lat.noc1 += now - r->t_create;
     n->lat.requests++;
-    r->t_seg = now;
+    r->t_mark = now;
 }
 
 static void stamp_out(gm_dcl1_node *n, gm_req *r, gm_time now)
 {
-    n->lat.node += now - r->t_seg;
-    r->t_seg = now;
+    n->lat.node += now - r->t_mark;
+    r->t_mark = now;
 }
 
 /* A reply from L2, accepted by the NoC#2 reply network at `accepted`. */
@@ -81,10 +81,10 @@ static void stamp_reply_in(gm_dcl1_node *n, gm_req *r, gm_time accepted, gm_time
 {
     uint64_t at_l2 = accepted - r->t_l2;
     uint64_t dram = r->t_dram ? r->t_dram_done - r->t_dram : 0;
-    n->lat.noc2 += (r->t_l2 - r->t_seg) + (now - accepted);
+    n->lat.noc2 += (r->t_l2 - r->t_mark) + (now - accepted);
     n->lat.dram += dram;
     n->lat.l2 += at_l2 - dram;
-    r->t_seg = now;
+    r->t_mark = now;
 }
 
 /* ---- the cycle ------------------------------------------------------------------ */
@@ -97,12 +97,12 @@ static void drive_network_inputs(gm_dcl1_node *n, const gm_dcl1q_out *o, gm_dcl1
     in->n2_req_ready = gm_link_can_push(n->p.l2_out, now);
     if (o->n1_req_ready && (r = gm_link_peek(n->p.req_in, now)) != 0 && enter(n, r, now)) {
         gm_link_pop(n->p.req_in, now);
-        r->node = (uint16_t)n->id;
+        r->l1 = (uint16_t)n->id;
         stamp_request_in(n, r, now);
         if (r->kind == GM_REQ_ATOMIC || r->kind == GM_REQ_NONL1)
             gm_dcl1_cache_count_bypass(&n->cache, r);
         in->n1_req_valid = 1;
-        in->n1_req_handle = r->handle;
+        in->n1_req_handle = r->block_handle;
         in->n1_req_kind = r->kind & 3u;
     }
     if (o->n2_rep_ready && (r = gm_link_peek(n->p.l2_in, now)) != 0) {
@@ -113,7 +113,7 @@ static void drive_network_inputs(gm_dcl1_node *n, const gm_dcl1q_out *o, gm_dcl1
             stamp_reply_in(n, r, accepted, now);
             gm_link_pop(n->p.l2_in, now);
             in->n2_rep_valid = 1;
-            in->n2_rep_handle = r->handle;
+            in->n2_rep_handle = r->block_handle;
             in->n2_rep_kind = r->kind & 3u;
         }
     }
@@ -124,7 +124,7 @@ static void drive_cache(gm_dcl1_node *n, const gm_dcl1q_out *o, gm_dcl1q_in *in,
     gm_req *r = gm_dcl1_cache_response(&n->cache, now);
     if (r) {
         in->c_rsp_valid = 1;
-        in->c_rsp_handle = r->handle;
+        in->c_rsp_handle = r->block_handle;
         if (o->c_rsp_ready)
             gm_dcl1_cache_pop_response(&n->cache, now);
     }
