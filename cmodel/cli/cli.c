@@ -246,6 +246,16 @@ static int simulate_one(const gm_config *cfg, const char *wname, gm_size size,
             gm_outfile_discard(stats);
         return 1;
     }
+    /* A kernel the system cannot run is bad input, found before the run. */
+    if (gm_system_check_workload(s, &wl, &err) != 0) {
+        fprintf(stderr, "gmsim: workload %s: %s\n", wname, err.msg);
+        gm_system_free(s);
+        free(s);
+        gm_workload_free(&wl);
+        if (stats)
+            gm_outfile_discard(stats);
+        return 1;
+    }
     double t0 = cpu_seconds();
     if (progress && isatty(STDERR_FILENO))
         s->progress = (gm_progress){.fn = show_progress, .arg = &t0};

@@ -537,6 +537,93 @@ static int check_core(const gm_core_cfg *k, gm_error *err)
     return 0;
 }
 
+/* The longest latency among the standard's rules prev -> next, at least 1
+ * (the channel issues one command per cycle, so even a zero latency costs
+ * a cycle); *which gets the rule, for the message. */
+static uint32_t longest_rule(const gm_dram_standard *s, const gm_dram_timing *t,
+                             gm_dram_cmd prev, gm_dram_cmd next, const gm_dram_rule **which)
+{
+    uint32_t best = 0;
+    *which = NULL;
+    for (uint32_t i = 0; i < s->nrules; i++) {
+        const gm_dram_rule *r = &s->rules[i];
+        uint32_t v = gm_dram_rule_latency(r, t);
+        if (r->prev == prev && r->next == next && (!*which || v > best)) {
+            best = v;
+            *which = r;
+        }
+    }
+    return best ? best : 1;
+}
+
+/* One term of the refresh rule's message: "tRAS 28". */
+static void term_text(const gm_dram_rule *r, uint32_t v, char *buf, size_t len)
+{
+    char name[64] = "-";
+    if (r)
+        gm_dram_rule_text(r, name, sizeof name);
+    snprintf(buf, len, "%s %u", name, v);
+}
+
+/* Refresh must leave every interval room for one access, or a channel can
+ * livelock: rows opened, closed again for the refresh, and no column
+ * command ever issued (docs/reliability.md, "Configurations that cannot
+ * make progress"). dram_channel.c issues no ACT and no first column
+ * command while a refresh is due, and the due times stay k * tREFI however
+ * late a refresh was. Worst case, from the standard's own rules: rows
+ * opened up to the last cycle before a refresh falls due stay open for
+ * ACT->PRE (tRAS) and are then precharged one per cycle (up to `banks` of
+ * them), the precharge and the refresh take PRE->REF (tRP) and REF->ACT
+ * (tRFC), and no ACT->ACT rule (tRC, tRRD, tFAW) may hold the next ACT
+ * longer than that; that row's first column command then needs ACT->RD or
+ * ACT->WR (tRCD, tRCDWR) more. All of it must fit in tREFI: then after an
+ * interval without an access the next one has one. Every term is at least
+ * 1, as the channel issues one command per cycle. */
+static int check_refresh_window(const gm_dram_cfg *d, gm_error *err)
+{
+    const gm_dram_timing *t = &d->t;
+    const gm_dram_standard *s = gm_dram_standard_at(d->standard);
+    if (t->tREFI == 0 || !s)
+        return 0;
+    const gm_dram_rule *r_pre, *r_ref, *r_act, *r_aa, *r_rd, *r_wr;
+    uint32_t hold = longest_rule(s, t, GM_DRAM_ACT, GM_DRAM_PRE, &r_pre);
+    uint32_t close = longest_rule(s, t, GM_DRAM_PRE, GM_DRAM_REF, &r_ref);
+    uint32_t refresh = longest_rule(s, t, GM_DRAM_REF, GM_DRAM_ACT, &r_act);
+    uint32_t act_act = longest_rule(s, t, GM_DRAM_ACT, GM_DRAM_ACT, &r_aa);
+    uint32_t rd = longest_rule(s, t, GM_DRAM_ACT, GM_DRAM_RD, &r_rd);
+    uint32_t wr = longest_rule(s, t, GM_DRAM_ACT, GM_DRAM_WR, &r_wr);
+    uint64_t cycle = (uint64_t)hold + (d->banks - 1) + close + refresh;
+    uint64_t column = rd > wr ? rd : wr;
+    uint64_t need = (cycle > act_act ? cycle : act_act) + column;
+    if (t->tREFI >= need)
+        return 0;
+    char a[80], b[80], c[80], e[80], why[640];
+    term_text(rd >= wr ? r_rd : r_wr, (uint32_t)column, e, sizeof e);
+    if (cycle >= act_act) {
+        term_text(r_pre, hold, a, sizeof a);
+        term_text(r_ref, close, b, sizeof b);
+        term_text(r_act, refresh, c, sizeof c);
+        snprintf(why, sizeof why,
+                 "rows opened just before a refresh falls due stay open %s and are precharged "
+                 "one per cycle, %u banks, then %s and %s pass before the next activate, "
+                 "whose first column command needs %s: %u + %u + %u + %u + %u",
+                 a, d->banks, b, c, e, hold, d->banks - 1, close, refresh, (uint32_t)column);
+    } else {
+        term_text(r_aa, act_act, a, sizeof a);
+        snprintf(why, sizeof why,
+                 "an activate just before a refresh falls due holds the next one back %s, "
+                 "whose first column command needs %s: %u + %u",
+                 a, e, act_act, (uint32_t)column);
+    }
+    const gm_config_key *k = gm_config_key_find("dram", "tREFI");
+    return gm_fail(err,
+                   "[dram] tREFI = %u leaves no time for an access between refreshes: must "
+                   "be 0 (no refresh) or in %" PRIu64 "..%" PRIu64 " with [dram] standard = "
+                   "%s and these timings (%s; a shorter interval can keep the channel "
+                   "opening and closing rows without ever reading)",
+                   t->tREFI, need, k ? k->max : (uint64_t)UINT32_MAX, s->name, why);
+}
+
 static int check_dram(const gm_config *c, gm_error *err)
 {
     const gm_dram_cfg *d = &c->dram;
@@ -578,7 +665,38 @@ static int check_dram(const gm_config *c, gm_error *err)
                        "would never leave refresh; tREFI = 0 disables refresh)",
                        t->tREFI, t->tRFC);
     /* the standard's own limits (dram/dram_std_<name>.c) */
-    return gm_dram_standard_check(d, err);
+    if (gm_dram_standard_check(d, err))
+        return -1;
+    return check_refresh_window(d, err);
+}
+
+/* The capacity of a whole cache level: its tag arrays are what a
+ * configuration can make large (24 bytes or so per 128 B line), so besides
+ * the per-cache ranges of the key table each level is bounded as a whole
+ * (docs/reliability.md, "Resource bounds"). 1 GiB is four times the
+ * largest last-level cache of a real GPU (AMD MI300X: 256 MB) and thirty
+ * times the largest L1 total (NVIDIA H100: 132 x 256 KB). */
+#define MAX_LEVEL_BYTES (UINT64_C(1) << 30)
+
+static int check_level_capacity(const gm_config *c, gm_error *err)
+{
+    uint64_t l1 = (uint64_t)c->core.num_cores * c->l1.size_bytes;
+    if (l1 > MAX_LEVEL_BYTES)
+        return gm_fail(err,
+                       "[core] num_cores x [l1] size = %u x %u = %" PRIu64 " bytes: the L1s "
+                       "together must be at most 1G (%" PRIu64 " bytes); lower [l1] size to "
+                       "%" PRIu64 " or less",
+                       c->core.num_cores, c->l1.size_bytes, l1, MAX_LEVEL_BYTES,
+                       MAX_LEVEL_BYTES / c->core.num_cores);
+    uint64_t l2 = (uint64_t)c->l2.slices * c->l2.cache.size_bytes;
+    if (l2 > MAX_LEVEL_BYTES)
+        return gm_fail(err,
+                       "[l2] slices x [l2] size = %u x %u = %" PRIu64 " bytes: the L2 slices "
+                       "together must be at most 1G (%" PRIu64 " bytes); lower [l2] size to "
+                       "%" PRIu64 " or less",
+                       c->l2.slices, c->l2.cache.size_bytes, l2, MAX_LEVEL_BYTES,
+                       MAX_LEVEL_BYTES / c->l2.slices);
+    return 0;
 }
 
 static int check_sim(const gm_config *c, gm_error *err)
@@ -648,8 +766,8 @@ int gm_config_validate(const gm_config *c, gm_error *err)
 {
     if (check_ranges(c, err) || check_design_kind(c, err) || check_core(&c->core, err) ||
         check_cache(&c->l1, "l1", err) || check_cache(&c->l2.cache, "l2", err) ||
-        check_dram(c, err) || check_clocks(c, err) || check_sim(c, err) ||
-        check_noc(c, err) || check_design(c, err))
+        check_level_capacity(c, err) || check_dram(c, err) || check_clocks(c, err) ||
+        check_sim(c, err) || check_noc(c, err) || check_design(c, err))
         return -1;
     return 0;
 }

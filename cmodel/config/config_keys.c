@@ -1,8 +1,10 @@
 /* The key table. Every default marked GM_SRC_TABLE2 is read from the DC-L1
  * seed's Table II; GM_SRC_ASSUMED defaults fill what the table leaves out
  * (GPGPU-Sim-like values, see docs/config.md). Ranges are what the model
- * can represent, not what is sensible: cross-key rules live in
- * gm_config_validate. */
+ * can represent and, for sizes and counts, no more than a real design could
+ * use, several times over (docs/reliability.md, "Resource bounds"), so no
+ * single key can make a run allocate gigabytes; cross-key rules (totals
+ * included) live in gm_config_validate. */
 #include "config/config_keys.h"
 
 #include "designs/design.h"
@@ -63,8 +65,8 @@ const gm_config_key gm_config_keys[] = {
         "Core clock."),
     U32("core", core.max_warps, "max_warps", 48, 1, 64, T2, "warps",
         "Warp slots per core (32 threads each)."),
-    U32("core", core.max_ctas, "max_ctas", 8, 1, 64, AS, "CTAs",
-        "Resident CTAs per core."),
+    U32("core", core.max_ctas, "max_ctas", 8, 1, 32, AS, "CTAs",
+        "Resident CTAs per core (the model holds at most 32, as NVIDIA's SMs)."),
     U32("core", core.schedulers, "schedulers", 2, 1, 8, AS, "schedulers",
         "Warp schedulers per core; each issues one instruction per cycle."),
     ENUM("core", core.warp_sched, "warp_sched", GM_SCHED_GTO, warp_sched_names, AS,
@@ -72,9 +74,9 @@ const gm_config_key gm_config_keys[] = {
     ENUM("core", core.cta_policy, "cta_policy", GM_CTA_RR, cta_policy_names, AS,
          "CTA placement: round robin over clusters then cores; cta_block CTAs per "
          "core; or a contiguous CTA range per cluster."),
-    U32("core", core.cta_block, "cta_block", 2, 1, 64, AS, "CTAs",
+    U32("core", core.cta_block, "cta_block", 2, 1, 32, AS, "CTAs",
         "CTAs given to one core at a time under cta_policy = block."),
-    U32("core", core.ldst_queue, "ldst_queue", 4, 1, 1024, AS, "instructions",
+    U32("core", core.ldst_queue, "ldst_queue", 4, 1, 256, AS, "instructions",
         "Memory instructions waiting for the coalescer."),
     U32("core", core.lat_alu, "lat_alu", 4, 1, 4096, AS, "core cycles",
         "Latency of integer and single-precision instructions."),
@@ -89,8 +91,8 @@ const gm_config_key gm_config_keys[] = {
     U32("core", core.lat_const, "lat_const", 8, 1, 4096, AS, "core cycles",
         "Latency of a constant-cache hit."),
 
-    SIZE("l1", l1.size_bytes, "size", 16 * K, 128, 256 * M, T2,
-         "Capacity of one L1; a multiple of line * assoc."),
+    SIZE("l1", l1.size_bytes, "size", 16 * K, 128, 4 * M, T2,
+         "Capacity of one L1; a multiple of line * assoc; num_cores * size at most 1G."),
     U32("l1", l1.assoc, "assoc", 4, 1, 64, T2, "ways",
         "Associativity."),
     SIZE("l1", l1.line_bytes, "line", 128, 32, 4096, T2,
@@ -112,7 +114,7 @@ const gm_config_key gm_config_keys[] = {
          "Flit size (link width per NoC cycle)."),
     U32("noc", noc.vcs, "vcs", 4, 1, 64, T2, "VCs",
         "Virtual channels per port."),
-    U32("noc", noc.vc_depth, "vc_depth", 4, 1, 1024, T2, "flits",
+    U32("noc", noc.vc_depth, "vc_depth", 4, 1, 256, T2, "flits",
         "Buffer depth of one virtual channel."),
     SIZE("noc", noc.header_bytes, "header_bytes", 8, 0, 4096, AS,
          "Control bytes added to every packet."),
@@ -129,8 +131,8 @@ const gm_config_key gm_config_keys[] = {
         "L2 slices; a multiple of dram channels."),
     U32("l2", l2.clock_mhz, "clock_mhz", 700, 1, 100000, AS, "MHz",
         "L2 clock (Table II gives none; same as the interconnect)."),
-    SIZE("l2", l2.cache.size_bytes, "size", 128 * K, 128, 256 * M, T2,
-         "Capacity of one slice; a multiple of line * assoc."),
+    SIZE("l2", l2.cache.size_bytes, "size", 128 * K, 128, 64 * M, T2,
+         "Capacity of one slice; a multiple of line * assoc; slices * size at most 1G."),
     U32("l2", l2.cache.assoc, "assoc", 8, 1, 64, T2, "ways",
         "Associativity."),
     SIZE("l2", l2.cache.line_bytes, "line", 128, 32, 4096, T2,
@@ -165,7 +167,7 @@ const gm_config_key gm_config_keys[] = {
         "Bank groups per channel."),
     SIZE("dram", dram.atom_bytes, "atom_bytes", 64, 1, 4096, AS,
          "Bytes moved by one column command; divides the L2 line."),
-    SIZE("dram", dram.row_bytes, "row_bytes", 4 * K, 64, 1 * M, AS,
+    SIZE("dram", dram.row_bytes, "row_bytes", 4 * K, 64, 64 * K, AS,
          "Row (page) size of a channel; a multiple of atom_bytes."),
     U32("dram", dram.queue, "queue", 32, 1, 4096, AS, "requests",
         "Controller request queue entries."),
@@ -200,8 +202,10 @@ const gm_config_key gm_config_keys[] = {
         "Seed of every pseudo-random generator of the run."),
     U64("sim", sim.max_cycles, "max_cycles", 0, 0, UINT64_MAX, RUN, "core cycles",
         "Stop after this many cycles; 0 = no limit."),
-    U64("sim", sim.watchdog_cycles, "watchdog_cycles", 100000, 1, UINT64_MAX, RUN,
-        "core cycles", "A request waiting longer than this is reported as a deadlock."),
+    U64("sim", sim.watchdog_cycles, "watchdog_cycles", 0, 0, UINT64_MAX, RUN,
+        "core cycles", "A request waiting longer than this is reported as a deadlock; 0 = "
+        "derived from the configuration: at least 100000, more where the configuration "
+        "makes legal waits longer (docs/reliability.md)."),
     U64("sim", sim.sample_cycles, "sample_cycles", 10000, 1, UINT64_MAX, RUN,
         "core cycles", "Interval of the copies-per-line sampling."),
     I64("sim", sim.fault_stall_dram, "fault_stall_dram", -1, -1, 255, RUN, "channel",

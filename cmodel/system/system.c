@@ -348,12 +348,124 @@ static bool find_req(const gm_system *s, const gm_req *r, char *buf, size_t len)
     return s->design->find_req && s->design->find_req(s->design_state, r, buf, len);
 }
 
+/* ---- the watchdog's bound ------------------------------------------------ */
+
+/* docs/reliability.md, "Configurations that cannot make progress": the
+ * built-in bound, the fewest requests assumed to be served ahead of a
+ * waiting one (256 x the baseline's longest hold, a DRAM access of 376
+ * core cycles, stays under 100000), and the longest time between two
+ * looks. */
+#define WD_MIN_CYCLES 100000u
+#define WD_MIN_AHEAD 256u
+#define WD_MAX_INTERVAL 25000u
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* cycles of a clock of mhz, as core cycles, rounded up */
+static uint64_t as_core_cycles(const gm_config *c, uint64_t cycles, uint32_t mhz)
+{
+    return ceil_div(cycles * c->core.clock_mhz, mhz);
+}
+
+/* The longest one request can hold one resource, in core cycles: a DRAM
+ * access held back once by every timing constraint (tRCD or tRCDWR, not
+ * both) and moving its line; a packet of a line and a header crossing a
+ * router at the rate its VC's credits allow (a credit is back about
+ * router_stages + 3 cycles after its flit left, so a VC shallower than
+ * that sends only vc_depth flits per round trip); an L2 or L1 access
+ * (latency, then the line through the data port); the longest compute
+ * latency. */
+static uint64_t longest_hold(const gm_config *c)
+{
+    const gm_dram_timing *t = &c->dram.t;
+    uint64_t dram = 0;
+    for (uint8_t p = 1; p <= GM_DRAM_NPARAMS; p++)
+        if (p != GM_DRAM_T(tREFI))
+            dram += gm_dram_param(t, p);
+    uint32_t rcdwr = gm_dram_param(t, GM_DRAM_T(tRCDWR));
+    dram -= t->tRCD < rcdwr ? t->tRCD : rcdwr;
+    dram += (uint64_t)(GM_LINE_BYTES / c->dram.atom_bytes - 1) * t->tBURST;
+    uint64_t flits = ceil_div((uint64_t)c->noc.header_bytes + GM_LINE_BYTES, c->noc.flit_bytes);
+    uint64_t noc = flits * ceil_div(c->noc.router_stages + 3u, c->noc.vc_depth);
+    uint64_t l2 = c->l2.cache.latency + ceil_div(GM_LINE_BYTES, c->l2.cache.port_bytes);
+    uint64_t l1 = c->l1.latency + ceil_div(GM_LINE_BYTES, c->l1.port_bytes);
+    const gm_core_cfg *k = &c->core;
+    uint64_t compute = max_u64(max_u64(k->lat_alu, k->lat_sfu), max_u64(k->lat_dp, k->lat_branch));
+    compute = max_u64(compute, max_u64(k->lat_shared, k->lat_const));
+    uint64_t h = max_u64(as_core_cycles(c, dram, c->dram.clock_mhz),
+                         as_core_cycles(c, noc, c->noc.clock_mhz));
+    h = max_u64(h, as_core_cycles(c, l2, c->l2.clock_mhz));
+    return max_u64(h, max_u64(l1, compute));
+}
+
+/* Requests that may be served before a waiting one: all those that can
+ * queue for one DRAM channel (its slices' input queues, MSHRs and DRAM
+ * queues, and the channel's own queue), or one from every core at a
+ * network output, and never fewer than WD_MIN_AHEAD. */
+static uint64_t requests_ahead(const gm_config *c)
+{
+    uint64_t per = c->l2.slices / c->dram.channels;
+    uint64_t chan = per * ((uint64_t)c->l2.in_queue + c->l2.cache.mshr_entries +
+                           c->l2.dram_queue) + c->dram.queue;
+    return max_u64(max_u64(WD_MIN_AHEAD, c->core.num_cores), chan);
+}
+
+uint64_t gm_system_watchdog_cycles(const gm_config *c)
+{
+    if (c->sim.watchdog_cycles)
+        return c->sim.watchdog_cycles;
+    return max_u64(WD_MIN_CYCLES, requests_ahead(c) * longest_hold(c));
+}
+
+/* ---- a workload the system can run ----------------------------------------- */
+
+int gm_system_check_workload(const gm_system *s, const gm_workload *wl, gm_error *err)
+{
+    const gm_core_cfg *k = &s->cfg.core;
+    for (uint32_t i = 0; i < wl->nkernels; i++) {
+        const gm_kernel *kn = &wl->kernels[i];
+        uint32_t ctas = gm_kernel_ctas(kn), warps = gm_kernel_warps_per_cta(kn);
+        if (ctas == 0 || warps == 0)
+            return gm_fail(err, "kernel %u (%s) has %s: it could never finish", i, kn->name,
+                           ctas == 0 ? "a grid of no CTAs" : "CTAs of no threads");
+        /* gm_core_can_take_ctas: the CTA slots and the warp slots of one
+         * core; the block policy places cta_block CTAs at once (fewer only
+         * for the last ones), cta_block <= max_ctas being a config rule */
+        if (warps > k->max_warps)
+            return gm_fail(err,
+                           "kernel %u (%s) has CTAs of %u threads, %u warps, and a CTA runs "
+                           "on one core: [core] max_warps = %u must be at least %u",
+                           i, kn->name, gm_kernel_threads_per_cta(kn), warps, k->max_warps,
+                           warps);
+        uint32_t unit = k->cta_policy == GM_CTA_BLOCK ? k->cta_block : 1;
+        if (unit > ctas)
+            unit = ctas;
+        if ((uint64_t)unit * warps > k->max_warps)
+            return gm_fail(err,
+                           "kernel %u (%s) has CTAs of %u warps, and [core] cta_policy = block "
+                           "places [core] cta_block = %u of them on one core at once: %u "
+                           "warps, more than [core] max_warps = %u (lower cta_block to %u, or "
+                           "raise max_warps to %u)",
+                           i, kn->name, warps, unit, unit * warps, k->max_warps,
+                           k->max_warps / warps, unit * warps);
+    }
+    return 0;
+}
+
 /* A request that has not moved for watchdog_cycles core cycles means the
  * system is stuck: report the oldest such request and where it sits. */
 static bool watchdog_check(gm_system *s, gm_time now)
 {
     uint64_t period = gm_system_core_period(s);
-    uint64_t bound = s->cfg.sim.watchdog_cycles;
+    uint64_t bound = gm_system_watchdog_cycles(&s->cfg);
     stuck_scan o = {0};
     gm_req_pool_foreach_live(&s->pool, scan_req, &o);
     if (o.oldest) {
@@ -478,7 +590,17 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
     if (!s->krec)
         return gm_fail(err, "out of memory");
     uint64_t max_cycles = s->cfg.sim.max_cycles;
-    uint64_t wd_interval = s->cfg.sim.watchdog_cycles / 4 ? s->cfg.sim.watchdog_cycles / 4 : 1;
+    if (gm_system_check_workload(s, wl, err) != 0) {
+        s->status = GM_RUN_ERROR;
+        return -1;
+    }
+    /* Four looks per bound, and one at least every WD_MAX_INTERVAL core
+     * cycles (the progress report rides on them). */
+    uint64_t wd_interval = gm_system_watchdog_cycles(&s->cfg) / 4;
+    if (wd_interval > WD_MAX_INTERVAL)
+        wd_interval = WD_MAX_INTERVAL;
+    if (wd_interval == 0)
+        wd_interval = 1;
     s->next_watchdog = wd_interval;
     s->next_sample = s->cfg.sim.sample_cycles;
     double next_report = s->progress.fn ? wall_seconds() + 1.0 : 0;

@@ -143,8 +143,20 @@ int gm_system_init(gm_system *s, const gm_config *cfg, gm_error *err);
 void gm_system_free(gm_system *s);
 
 /* Runs every kernel of wl to completion (or a stop condition). Returns 0
- * and sets s->status; -1 with err on an internal error. */
+ * and sets s->status; -1 with err on an internal error, or at once (status
+ * GM_RUN_ERROR) when gm_system_check_workload rejects wl. */
 int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err);
+/* Whether every kernel of wl can run here: a CTA must fit one core (its
+ * warps in [core] max_warps; under cta_policy = block, cta_block CTAs at
+ * once) and a kernel needs CTAs and threads. Returns 0, or -1 with err
+ * naming the kernel, what it needs and the [core] key: bad input, to be
+ * reported before simulating (gmsim exits 1). */
+int gm_system_check_workload(const gm_system *s, const gm_workload *wl, gm_error *err);
+/* The watchdog's bound in core cycles: [sim] watchdog_cycles when set,
+ * else max(100000, requests that may be served ahead x the longest one
+ * request can hold a resource), derived from c (docs/reliability.md). c
+ * must be valid. */
+uint64_t gm_system_watchdog_cycles(const gm_config *c);
 
 /* ---- for designs, at build time (designs/design.h) ---- */
 

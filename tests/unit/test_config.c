@@ -20,6 +20,7 @@
 
 #include "config/config.h"
 #include "config/config_keys.h"
+#include "designs/design.h"
 #include "dram/dram_timing.h"
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -349,9 +350,9 @@ static void test_error_messages(void **state)
     expect_load_error("[l1]\nassoc = 65\n", 2, "[l1] assoc = 65: must be in 1..64");
     expect_load_error("[sim]\nseed = 18446744073709551616\n", 2,
                       "[sim] seed = 18446744073709551616: must be in 0..18446744073709551615");
-    expect_load_error("[l2]\nsize = 4096M\n", 2, "[l2] size = 4096M: must be in 128..256M");
-    expect_load_error("[l2]\nsize = 99999999999999999999K\n", 2, "must be in 128..256M");
-    expect_load_error("[l2]\nsize = 64\n", 2, "must be in 128..256M");
+    expect_load_error("[l2]\nsize = 4096M\n", 2, "[l2] size = 4096M: must be in 128..64M");
+    expect_load_error("[l2]\nsize = 99999999999999999999K\n", 2, "must be in 128..64M");
+    expect_load_error("[l2]\nsize = 64\n", 2, "must be in 128..64M");
     expect_load_error("[sim]\nfault_stall_dram = -2\n", 2,
                       "[sim] fault_stall_dram = -2: must be in -1..255");
     expect_load_error("[sim]\nfault_stall_dram = -\n", 2, "not a number");
@@ -463,7 +464,8 @@ static void test_validate(void **state)
     CASE(c.l2.cache.line_bytes = 256, "[l2] line = 256", "must be 128");
     CASE(c.l2.slices = 24, "[l2] slices = 24", "[dram] channels = 16");
     CASE(c.core.clusters = 3, "[core] num_cores = 80", "[core] clusters = 3");
-    CASE(c.core.max_ctas = 49, "[core] max_ctas = 49", "[core] max_warps = 48");
+    CASE((c.core.max_warps = 16, c.core.max_ctas = 17), "[core] max_ctas = 17",
+         "[core] max_warps = 16");
     CASE((c.core.max_warps = 1, c.core.max_ctas = 1), "[core] schedulers = 2",
          "[core] max_warps = 1");
     CASE((c.core.cta_policy = GM_CTA_BLOCK, c.core.cta_block = 9), "[core] cta_block = 9",
@@ -485,7 +487,7 @@ static void test_validate(void **state)
     /* ranges are checked too, for configs filled by code */
     CASE(c.sim.fault_stall_dram = 16, "[sim] fault_stall_dram = 16", "[dram] channels = 16");
     CASE(c.l1.assoc = 0, "[l1] assoc = 0: must be in 1..64", NULL);
-    CASE(c.l1.size_bytes = 64, "[l1] size = 64: must be in 128..256M", NULL);
+    CASE(c.l1.size_bytes = 64, "[l1] size = 64: must be in 128..4M", NULL);
     CASE(c.sim.fault_stall_dram = -5, "[sim] fault_stall_dram = -5: must be in -1..255", NULL);
     CASE(c.core.warp_sched = 2, "[core] warp_sched = 2", "gto, lrr");
 #undef CASE
@@ -510,6 +512,87 @@ static void test_validate(void **state)
     c.core.num_cores = 120;
     c.core.clusters = 10;
     assert_int_equal(gm_config_validate(&c, &err), 0);
+}
+
+/* ---- resource bounds ------------------------------------------------------------ */
+
+/* -o key=last is accepted and key=last+1 refused naming the range. */
+static void expect_key_max(const char *key, const char *last, const char *first_bad,
+                           const char *range)
+{
+    gm_config c;
+    gm_error err = { "" };
+    char a[96];
+    gm_config_defaults(&c);
+    snprintf(a, sizeof a, "%s=%s", key, last);
+    if (gm_config_set(&c, a, &err) != 0)
+        fail_msg("%s: %s", a, err.msg);
+    snprintf(a, sizeof a, "%s=%s", key, first_bad);
+    expect_set_error(a, range);
+}
+
+/* Every size and count key is bounded by what a real design could use
+ * (docs/reliability.md, "Resource bounds"); each level's total capacity
+ * and the DC-L1 nodes' MSHRs are bounded as a whole. The issue 13
+ * example, 16M node MSHRs, cost 7.3 GB on an 8-core run. */
+static void test_resource_bounds(void **state)
+{
+    (void)state;
+    expect_key_max("core.max_ctas", "32", "33", "must be in 1..32");
+    expect_key_max("core.cta_block", "32", "33", "must be in 1..32");
+    expect_key_max("core.ldst_queue", "256", "257", "must be in 1..256");
+    expect_key_max("l1.size", "4M", "4100K", "must be in 128..4M");
+    expect_key_max("noc.vc_depth", "256", "257", "must be in 1..256");
+    expect_key_max("l2.size", "64M", "65M", "must be in 128..64M");
+    expect_key_max("dram.row_bytes", "64K", "65K", "must be in 64..64K");
+    expect_key_max("dcl1.node_size", "64M", "65M", "must be in 0..64M");
+    expect_key_max("dcl1.node_mshr_entries", "65536", "65537", "must be in 0..65536");
+    expect_set_error("dcl1.node_mshr_entries=16777216",
+                     "[dcl1] node_mshr_entries = 16777216: must be in 0..65536");
+
+    gm_config d, c;
+    gm_error err = { "" };
+    gm_config_defaults(&d);
+    /* all L1s together: 512 x 2M = 1G is the last legal total */
+    c = d;
+    c.core.num_cores = c.core.clusters = 512;
+    c.noc.vcs = 2;
+    c.l1.size_bytes = 2u << 20;
+    assert_int_equal(gm_config_validate(&c, &err), 0);
+    c.l1.size_bytes += 512;
+    expect_invalid(&c, "[core] num_cores x [l1] size = 512 x 2097664", "at most 1G");
+    /* all L2 slices together: 16 x 64M, not 32 x 64M */
+    c = d;
+    c.l2.slices = 16;
+    c.l2.cache.size_bytes = 64u << 20;
+    assert_int_equal(gm_config_validate(&c, &err), 0);
+    c.l2.slices = 32;
+    expect_invalid(&c, "[l2] slices x [l2] size = 32 x 67108864", "at most 1G");
+    /* DC-L1 nodes: 16 x 64M is 1G; 20 nodes of 64M are not */
+    c = d;
+    c.design.kind = 1;
+    assert_string_equal(gm_design_names[1], "dcl1");
+    c.dcl1.nodes = 16;
+    c.dcl1.node_size = 64u << 20;
+    assert_int_equal(gm_config_validate(&c, &err), 0);
+    c.dcl1.nodes = 20;
+    expect_invalid(&c, "[dcl1] nodes x node_size = 20 x 67108864", "at most 1G");
+    /* node MSHRs: 64 x 65536 = 4M in all is the last legal total */
+    c = d;
+    c.design.kind = 1;
+    c.core.num_cores = c.core.clusters = 64;
+    c.dcl1.nodes = 64;
+    c.dcl1.node_mshr_entries = 65536;
+    assert_int_equal(gm_config_validate(&c, &err), 0);
+    c.core.num_cores = c.core.clusters = 80;
+    c.dcl1.nodes = 80;
+    expect_invalid(&c, "[dcl1] nodes x node_mshr_entries = 80 x 65536", "4194304");
+    /* ... and a derived count (4096 x 80 / 4) above the key's range */
+    c = d;
+    c.design.kind = 1;
+    c.dcl1.nodes = 4;
+    c.l1.mshr_entries = 4096;
+    expect_invalid(&c, "[dcl1] node_mshr_entries (derived", "81920) exceeds 65536");
 }
 
 /* ---- round trip ----------------------------------------------------------------- */
@@ -655,7 +738,7 @@ static void test_markdown_content(void **state)
         snprintf(row, sizeof row, "\n| `%s` | ", gm_config_key_at(i)->name);
         assert_has(md, row);
     }
-    assert_has(md, "| `size` | 16K | 128..256M | bytes | Table II |");
+    assert_has(md, "| `size` | 16K | 128..4M | bytes | Table II |");
     assert_has(md, "| `warp_sched` | gto | `gto`, `lrr` |");
     assert_has(md, "| `tRCD` | 12 | 0..65535 | DRAM cycles | Hynix GDDR5 |");
     free(md);
@@ -712,6 +795,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_layering),
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_resource_bounds),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_markdown_content),
         cmocka_unit_test_prestate(test_baseline_ini, src),

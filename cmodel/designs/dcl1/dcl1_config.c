@@ -10,6 +10,17 @@
 #define AS GM_SRC_ASSUMED
 #define M GM_CFG_M
 
+/* Resource bounds (docs/reliability.md, "Resource bounds"). A node is
+ * the L1s of a few cores put together (the paper's nodes hold 32 to
+ * 256 KB and a few hundred MSHRs); the totals over all nodes are those of
+ * the L1 level: capacity as [core] num_cores x [l1] size (config.c), MSHRs
+ * as the most [core] num_cores x [l1] mshr_entries can give (1024 x 4096).
+ * Each node MSHR costs about 56 bytes, each cached line about 24. */
+#define MAX_NODE_BYTES (64u * M)
+#define MAX_NODE_MSHRS 65536u
+#define MAX_TOTAL_NODE_BYTES (UINT64_C(1) << 30)
+#define MAX_TOTAL_NODE_MSHRS (UINT64_C(1) << 22)
+
 /* gm_sharing order */
 static const char *const sharing_names[] = { "private", "shared", "clustered", NULL };
 
@@ -30,15 +41,17 @@ const gm_config_key gm_dcl1_keys[GM_DCL1_NKEYS] = {
                "otherwise."),
     GM_CFG_U32("dcl1", dcl1.boost, "boost", 0, 0, 1, AS, "",
                "1: NoC#1 in its own clock domain at 2x [noc] clock_mhz (the paper's +Boost)."),
-    GM_CFG_SIZE("dcl1", dcl1.node_size, "node_size", 0, 0, 256 * M, AS,
+    GM_CFG_SIZE("dcl1", dcl1.node_size, "node_size", 0, 0, MAX_NODE_BYTES, AS,
                 "Cache of one node; 0 = num_cores * [l1] size / nodes (total L1 capacity "
-                "kept)."),
+                "kept); nodes * node_size at most 1G."),
     GM_CFG_U32("dcl1", dcl1.node_assoc, "node_assoc", 0, 0, 64, AS, "ways",
                "Associativity of a node; 0 = [l1] assoc."),
     GM_CFG_U32("dcl1", dcl1.node_latency, "node_latency", 30, 0, 4096, AS, "core cycles",
                "Node hit latency (paper section VIII: 30 for a node of twice the L1)."),
-    GM_CFG_U32("dcl1", dcl1.node_mshr_entries, "node_mshr_entries", 0, 0, 1u << 24, AS,
-               "entries", "MSHRs of a node; 0 = [l1] mshr_entries * num_cores / nodes."),
+    GM_CFG_U32("dcl1", dcl1.node_mshr_entries, "node_mshr_entries", 0, 0, MAX_NODE_MSHRS,
+               AS, "entries",
+               "MSHRs of a node; 0 = [l1] mshr_entries * num_cores / nodes; nodes * "
+               "node_mshr_entries at most 4M."),
     GM_CFG_U32("dcl1", dcl1.node_mshr_merge, "node_mshr_merge", 0, 0, 1024, AS, "requests",
                "Requests merged per node MSHR; 0 = [l1] mshr_merge * num_cores / nodes."),
     GM_CFG_U32("dcl1", dcl1.node_queue, "node_queue", 4, 1, 64, AS, "entries",
@@ -131,9 +144,13 @@ int gm_dcl1_validate(const gm_config *c, gm_error *err)
         return gm_fail(err, "[core] num_cores * [l1] size = %" PRIu64 " does not divide into "
                             "[dcl1] nodes = %u equal nodes; set [dcl1] node_size",
                        (uint64_t)cores * c->l1.size_bytes, y);
-    if (size > 256u * GM_CFG_M)
+    if (size > MAX_NODE_BYTES)
         return gm_fail(err, "[dcl1] node_size (num_cores * [l1] size / nodes = %" PRIu64
-                            ") exceeds 256M", size);
+                            ") exceeds 64M; set [dcl1] node_size or use more nodes", size);
+    if ((uint64_t)y * size > MAX_TOTAL_NODE_BYTES)
+        return gm_fail(err, "[dcl1] nodes x node_size = %u x %" PRIu64 " = %" PRIu64
+                            " bytes: the nodes together must be at most 1G (%" PRIu64
+                            " bytes)", y, size, (uint64_t)y * size, MAX_TOTAL_NODE_BYTES);
     if (size == 0 || size % ((uint64_t)GM_LINE_BYTES * assoc) != 0)
         return gm_fail(err, "[dcl1] node_size = %" PRIu64 " is not a positive multiple of "
                             "[l1] line * [dcl1] node_assoc = %u * %u (a whole number of sets)",
@@ -143,9 +160,15 @@ int gm_dcl1_validate(const gm_config *c, gm_error *err)
     if (d->node_port_bytes && d->node_port_bytes < 4)
         return gm_fail(err, "[dcl1] node_port_bytes = %u: must be 0 ([l1] port_bytes) or "
                             "at least 4", d->node_port_bytes);
-    if (nc.mshr_entries > (1u << 24))
-        return gm_fail(err, "[dcl1] node_mshr_entries (derived %u) exceeds %u",
-                       nc.mshr_entries, 1u << 24);
+    if (nc.mshr_entries > MAX_NODE_MSHRS)
+        return gm_fail(err, "[dcl1] node_mshr_entries (derived: [l1] mshr_entries * num_cores "
+                            "/ nodes = %u) exceeds %u; set [dcl1] node_mshr_entries",
+                       nc.mshr_entries, MAX_NODE_MSHRS);
+    if ((uint64_t)y * nc.mshr_entries > MAX_TOTAL_NODE_MSHRS)
+        return gm_fail(err, "[dcl1] nodes x node_mshr_entries = %u x %u = %" PRIu64
+                            ": the nodes together may have at most %" PRIu64 " MSHRs (4M)",
+                       y, nc.mshr_entries, (uint64_t)y * nc.mshr_entries,
+                       MAX_TOTAL_NODE_MSHRS);
     return 0;
 }
 
