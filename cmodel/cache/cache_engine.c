@@ -14,8 +14,10 @@ int gm_cache_engine_bind(gm_cache_engine *e, const gm_cache_cfg *cfg, gm_residen
     e->st = st;
     e->res = res;
     e->latency = cfg->latency;
+    e->sectored = cfg->sectored != 0;
     /* A sector is a quarter line; the port moves port_bytes per cycle. */
     uint32_t sector_bytes = tags->line_bytes / GM_TAG_SECTORS;
+    e->sector_bytes = sector_bytes;
     for (uint32_t n = 0; n <= GM_TAG_SECTORS; n++)
         e->port_cycles[n] = (n * sector_bytes + cfg->port_bytes - 1) / cfg->port_bytes;
     return 0;
@@ -66,6 +68,7 @@ static void hit_enter(gm_cache_engine *e, gm_req *r)
 void gm_cache_read(gm_cache_engine *e, const gm_cache_probe *p, gm_req *r, gm_time now)
 {
     assert(p->fail == GM_CACHE_OK);
+    e->st->sector_hits += gm_tag_sector_count(r->sectors & (uint8_t)~p->missing);
     switch (p->outcome) {
     case GM_CACHE_HIT:
         assert(r->t_loc == now); /* the latency counts from t_loc */
@@ -79,17 +82,26 @@ void gm_cache_read(gm_cache_engine *e, const gm_cache_probe *p, gm_req *r, gm_ti
         assert(rc == 0);
         (void)rc;
         e->st->mshr_merges++;
+        e->st->sector_merges += gm_tag_sector_count(p->missing);
         break;
     }
     default: {
         e->st->load_misses++;
         if (e->res && gm_residency_count(e->res, r->addr) > 0)
             e->st->miss_resident_elsewhere++;
+        e->st->sector_misses += gm_tag_sector_count(p->missing);
+        if (p->way >= 0)
+            e->st->sector_miss_lines++;
         int32_t entry = gm_mshr_allocate(e->mshr, r->addr, r);
         assert(entry >= 0);
-        (void)entry;
         r->req_bytes = 0;
-        r->reply_bytes = e->tags->line_bytes; /* whole-line fetch */
+        if (e->sectored) { /* the missing sectors only; the entry kept what r asked */
+            e->mshr->e[entry].fetch = p->missing;
+            r->sectors = p->missing;
+            r->reply_bytes = gm_tag_sector_count(p->missing) * e->sector_bytes;
+        } else {
+            r->reply_bytes = e->tags->line_bytes; /* whole-line fetch */
+        }
         break;
     }
     }
@@ -139,6 +151,7 @@ static void install(gm_cache_engine *e, uint64_t addr, uint8_t sectors, gm_cache
     }
     gm_tag_line_at(e->tags, f->way)->valid |= sectors;
     e->st->fills++;
+    e->st->fill_sectors += gm_tag_sector_count(sectors);
 }
 
 bool gm_cache_fill(gm_cache_engine *e, gm_req *r, uint8_t sectors, gm_time now,
@@ -153,6 +166,7 @@ bool gm_cache_fill(gm_cache_engine *e, gm_req *r, uint8_t sectors, gm_time now,
     int32_t entry = gm_mshr_lookup(e->mshr, r->addr);
     assert(entry >= 0 && gm_mshr_entry_at(e->mshr, entry)->primary == r);
     if (entry >= 0) {
+        r->sectors = gm_mshr_entry_at(e->mshr, entry)->asked;
         out->waiters = gm_mshr_release(e->mshr, entry);
     } else {
         r->next = 0;

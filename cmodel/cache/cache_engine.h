@@ -58,6 +58,8 @@ typedef enum gm_cache_fail {
     GM_CACHE_FAIL_MERGE,    /* read miss to a pending line whose entry is full */
     GM_CACHE_FAIL_MISSQ,    /* the request must go to the next level and the front
                                end has no room for it */
+    GM_CACHE_FAIL_SECTOR,   /* sectored: read to a pending line whose fetch lacks some
+                               of the missing sectors; retried after the fill */
     GM_CACHE_FAIL_COUNT
 } gm_cache_fail;
 
@@ -79,6 +81,13 @@ typedef struct gm_cache_stats {
     uint64_t fill_port_waits;  /* cycles a fill waited for the data port */
     uint64_t miss_resident_elsewhere; /* primary misses whose line another cache held */
     uint64_t residency_errors; /* residency map could not grow (out of memory) */
+    /* sector level (loads; docs/stats.md): every sector a load asks for is
+     * exactly one of hit, merge, miss */
+    uint64_t sector_hits;      /* asked sectors valid at the access */
+    uint64_t sector_merges;    /* missing sectors a pending fetch brings (pending hits) */
+    uint64_t sector_misses;    /* missing sectors of primary misses */
+    uint64_t sector_miss_lines;/* primary misses to a resident line (GPGPU-Sim SECTOR_MISS) */
+    uint64_t fill_sectors;     /* sectors installed by fills */
 } gm_cache_stats;
 
 typedef struct gm_cache_engine {
@@ -95,6 +104,8 @@ typedef struct gm_cache_engine {
     /* configuration */
     uint32_t latency;           /* hit latency, cycles of dom */
     uint32_t port_cycles[GM_TAG_SECTORS + 1]; /* data-port cycles to move n sectors */
+    uint32_t sector_bytes;      /* line / GM_TAG_SECTORS */
+    bool sectored;              /* cfg.sectored: fetch and fill the missing sectors only */
     bool owns_storage;          /* init built tags and mshr: free frees them */
 } gm_cache_engine;
 
@@ -176,7 +187,9 @@ static inline gm_cache_probe gm_cache_probe_read(const gm_cache_engine *e, uint6
     p.entry = gm_mshr_lookup(e->mshr, addr);
     if (p.entry >= 0) {
         p.outcome = GM_CACHE_MERGE;
-        if (!gm_mshr_can_merge(e->mshr, p.entry))
+        if (p.missing & (uint8_t)~gm_mshr_entry_at(e->mshr, p.entry)->fetch)
+            p.fail = GM_CACHE_FAIL_SECTOR; /* only a sectored fetch lacks sectors */
+        else if (!gm_mshr_can_merge(e->mshr, p.entry))
             p.fail = GM_CACHE_FAIL_MERGE;
     } else if (gm_mshr_full(e->mshr)) {
         p.fail = GM_CACHE_FAIL_MSHR;
@@ -188,9 +201,13 @@ static inline gm_cache_probe gm_cache_probe_read(const gm_cache_engine *e, uint6
  * since. HIT: LRU touch, the data port reads the asked sectors, r enters
  * the hit pipeline (ready cfg.latency edges after r->t_loc). MERGE: r
  * joins the line's MSHR entry. MISS: a new MSHR entry with r as primary,
- * and r becomes the fetch of the whole line (req_bytes 0, reply_bytes
- * line_bytes; r->sectors keeps what was asked); the front end sends it.
- * Counts load_hits, mshr_merges or load_misses (and miss_resident_elsewhere). */
+ * and r becomes the fetch; the front end sends it. Line mode: the fetch
+ * of the whole line (req_bytes 0, reply_bytes line_bytes; r->sectors
+ * keeps what was asked). Sectored: the fetch of the missing sectors only
+ * (r->sectors = p->missing, reply_bytes their bytes); the entry keeps
+ * what r asked and the fill gives it back.
+ * Counts load_hits, mshr_merges or load_misses (and miss_resident_elsewhere),
+ * and the sector counters. */
 void gm_cache_read(gm_cache_engine *e, const gm_cache_probe *p, gm_req *r, gm_time now);
 
 /* ---- the hit pipeline ---------------------------------------------------- */
@@ -244,6 +261,14 @@ typedef struct gm_cache_filled {
     gm_tag_victim victim; /* what the allocation replaced (victim.evicted) */
 } gm_cache_filled;
 
+/* The sectors the fill of primary r installs: the MSHR entry's fetch
+ * (every sector in line mode). */
+static inline uint8_t gm_cache_fill_mask(const gm_cache_engine *e, const gm_req *r)
+{
+    int32_t entry = gm_mshr_lookup(e->mshr, r->addr);
+    return entry >= 0 ? gm_mshr_entry_at(e->mshr, entry)->fetch : GM_TAG_ALL_SECTORS;
+}
+
 /* Writes reply r's `sectors` into the data array and completes the MSHR
  * entry r is the primary of. Needs the data port: when it is busy at now,
  * counts fill_port_waits and returns false (the reply waits where it is).
@@ -251,8 +276,9 @@ typedef struct gm_cache_filled {
  * absent line takes the LRU way as MRU and enters the residency map; a
  * present one is touched), marks `sectors` valid, releases the entry into
  * out->waiters and returns true. Counts fills and evictions.
- * Sectors other than all of a line's are not used yet: the merged requests
- * are completed whatever they asked for. */
+ * r->sectors is given back what r asked for. The merged requests are
+ * completed: each was taken only if the fetch brought its missing sectors
+ * (gm_cache_probe_read's FAIL_SECTOR). Front ends pass gm_cache_fill_mask. */
 bool gm_cache_fill(gm_cache_engine *e, gm_req *r, uint8_t sectors, gm_time now,
                    gm_cache_filled *out);
 

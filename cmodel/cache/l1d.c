@@ -142,7 +142,7 @@ static void take_reply(gm_l1d *c, gm_time now)
         return;
     if (r->kind == GM_REQ_LOAD) {
         gm_cache_filled f;
-        if (!gm_cache_fill(&c->e, r, GM_TAG_ALL_SECTORS, now, &f))
+        if (!gm_cache_fill(&c->e, r, gm_cache_fill_mask(&c->e, r), now, &f))
             return;
         gm_link_pop(c->p.fill_in, now);
         c->outstanding--;

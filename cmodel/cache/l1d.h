@@ -48,6 +48,8 @@ typedef enum gm_l1d_fail {
                                                 list is full */
     GM_L1D_FAIL_MISSQ = GM_CACHE_FAIL_MISSQ, /* the request needs the miss queue and it
                                                 is full */
+    GM_L1D_FAIL_SECTOR = GM_CACHE_FAIL_SECTOR, /* sectored: the pending fetch of the line
+                                                  lacks a missing sector */
     GM_L1D_FAIL_COUNT = GM_CACHE_FAIL_COUNT
 } gm_l1d_fail;
 

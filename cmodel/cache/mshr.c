@@ -3,6 +3,8 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "cache/tag_array.h"
+
 static uint32_t bucket_of(const gm_mshr *m, uint64_t addr)
 {
     /* Fibonacci hashing of the line number; the top bits are well mixed. */
@@ -62,7 +64,8 @@ int32_t gm_mshr_allocate(gm_mshr *m, uint64_t addr, gm_req *primary)
     m->free_head = e->next;
     uint32_t b = bucket_of(m, addr);
     *e = (gm_mshr_entry){.addr = addr, .primary = primary, .count = primary ? 1 : 0,
-                         .next = m->bucket[b], .in_use = 1};
+                         .next = m->bucket[b], .in_use = 1, .fetch = GM_TAG_ALL_SECTORS,
+                         .asked = primary ? primary->sectors : 0};
     m->bucket[b] = i;
     m->used++;
     return i;

@@ -24,6 +24,9 @@ typedef struct gm_mshr_entry {
     gm_req *primary;
     gm_req_fifo merged; /* merged requests, oldest first */
     uint32_t count;     /* requests held: primary (if any) + merged */
+    uint8_t fetch;      /* sectors the fetch brings: every sector unless a sectored
+                           cache engine narrows it to the missing ones */
+    uint8_t asked;      /* sectors the primary asked for, given back at the fill */
     int32_t next;       /* hash chain when in use, free list when not */
     uint8_t in_use;
 } gm_mshr_entry;

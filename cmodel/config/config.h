@@ -50,6 +50,8 @@ typedef struct gm_cache_cfg {
     uint32_t mshr_merge;     /* requests merged per MSHR entry */
     uint32_t miss_queue;     /* entries waiting to leave towards the next level */
     uint32_t port_bytes;     /* data port width, bytes per cycle */
+    uint32_t sectored;       /* 1: misses fetch and fills install only the missing
+                                32 B sectors; 0: whole lines (default) */
 } gm_cache_cfg;
 
 typedef struct gm_noc_cfg {

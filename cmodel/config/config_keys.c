@@ -107,6 +107,10 @@ const gm_config_key gm_config_keys[] = {
         "Misses waiting to enter the request network."),
     SIZE("l1", l1.port_bytes, "port_bytes", 128, 4, 4096, AS,
          "Data port width per core cycle."),
+    U32("l1", l1.sectored, "sectored", 0, 0, 1, AS, "",
+        "1: sectored L1 (GPGPU-Sim 4 sector cache): a miss fetches only the missing 32 B "
+        "sectors of the line, a fill installs only those; 0: whole-line fetches and fills. "
+        "The DC-L1 node cache follows this key."),
 
     U32("noc", noc.clock_mhz, "clock_mhz", 700, 1, 100000, T2, "MHz",
         "Interconnect clock."),
@@ -147,6 +151,9 @@ const gm_config_key gm_config_keys[] = {
         "Misses waiting to be sent to DRAM."),
     SIZE("l2", l2.cache.port_bytes, "port_bytes", 128, 4, 4096, AS,
          "Data port width per L2 cycle."),
+    U32("l2", l2.cache.sectored, "sectored", 0, 0, 0, AS, "",
+        "Reserved for a sectored L2 (issue 22); only 0 is accepted: the slice tracks sector "
+        "validity but fetches whole lines from DRAM."),
     U32("l2", l2.in_queue, "in_queue", 16, 1, 1024, AS, "requests",
         "Requests from the network waiting for the slice."),
     U32("l2", l2.out_queue, "out_queue", 16, 1, 1024, AS, "replies",

@@ -98,6 +98,11 @@ static void add_l1(gm_l1d_stats *t, const gm_l1d_stats *c)
     t->fill_port_waits += c->fill_port_waits;
     t->miss_resident_elsewhere += c->miss_resident_elsewhere;
     t->residency_errors += c->residency_errors;
+    t->sector_hits += c->sector_hits;
+    t->sector_merges += c->sector_merges;
+    t->sector_misses += c->sector_misses;
+    t->sector_miss_lines += c->sector_miss_lines;
+    t->fill_sectors += c->fill_sectors;
 }
 
 static void add_l2(gm_l2_stats *t, const gm_l2_stats *c)
@@ -274,7 +279,7 @@ static cJSON *json_l1(const gm_system *s, const totals *t)
     cJSON *o = cJSON_CreateObject();
     const gm_l1d_stats *l = &t->l1;
     static const char *const fail_keys[GM_L1D_FAIL_COUNT] = {"ok", "port", "mshr", "merge",
-                                                             "miss_queue"};
+                                                             "miss_queue", "sector_pending"};
     put_u64(o, "accesses", t->l1_accesses);
     cJSON_AddItemToObject(o, "accesses_by_kind", json_by_kind(l->accesses));
     cJSON_AddItemToObject(o, "sectors_by_kind", json_by_kind(l->sectors));
@@ -292,6 +297,14 @@ static cJSON *json_l1(const gm_system *s, const totals *t)
     cJSON *rf = cJSON_AddObjectToObject(o, "reservation_fails");
     for (int k = 1; k < GM_L1D_FAIL_COUNT; k++)
         put_u64(rf, fail_keys[k], l->res_fail[k]);
+    cJSON *sc = cJSON_AddObjectToObject(o, "sectors");
+    put_u64(sc, "accesses", l->sector_hits + l->sector_merges + l->sector_misses);
+    put_u64(sc, "hits", l->sector_hits);
+    put_u64(sc, "merges", l->sector_merges);
+    put_u64(sc, "misses", l->sector_misses);
+    put_u64(sc, "sector_miss_lines", l->sector_miss_lines);
+    put_u64(sc, "fill_sectors", l->fill_sectors);
+    put_u64(sc, "fill_bytes", l->fill_sectors * GM_SECTOR_BYTES);
     put_u64(o, "port_busy_cycles", l->port_busy_cycles);
     put_f(o, "port_utilization_mean", t->l1_port_mean);
     put_f(o, "port_utilization_max", t->l1_port_max);

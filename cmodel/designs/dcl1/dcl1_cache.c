@@ -73,7 +73,7 @@ void gm_dcl1_cache_pop_response(gm_dcl1_cache *c, gm_time now)
 bool gm_dcl1_cache_fill(gm_dcl1_cache *c, gm_req *r, gm_time now)
 {
     gm_cache_filled f;
-    if (!gm_cache_fill(&c->e, r, GM_TAG_ALL_SECTORS, now, &f))
+    if (!gm_cache_fill(&c->e, r, gm_cache_fill_mask(&c->e, r), now, &f))
         return false;
     if (f.tracked && gm_residency_count(c->e.res, r->addr) > c->copies_limit)
         c->copies_violations++;
@@ -121,15 +121,16 @@ gm_dcl1_access gm_dcl1_cache_access(gm_dcl1_cache *c, gm_req *r, bool q3_room, g
             gm_req_move(r, GM_LOC_NODE, c->id, now); /* the latency counts from t_loc */
             c->pending++;
         }
+        gm_cache_count_access(&c->e, r); /* as asked: a sectored miss narrows r->sectors */
         gm_cache_read(&c->e, &p, r, now);
         if (p.outcome != GM_CACHE_MISS)
             a = GM_DCL1_KEPT;
     } else {
         if (!q3_room)
             return refuse(c, GM_CACHE_FAIL_MISSQ);
+        gm_cache_count_access(&c->e, r);
         gm_cache_write_evict(&c->e, r->addr);
     }
-    gm_cache_count_access(&c->e, r);
     return a;
 }
 

@@ -98,6 +98,7 @@ void gm_dcl1_node_cache(const gm_config *c, gm_cache_cfg *out)
                           : (uint32_t)div_ceil_u64(c->l1.mshr_merge * per, d->nodes);
     out->miss_queue = d->node_queue;
     out->port_bytes = d->node_port_bytes ? d->node_port_bytes : c->l1.port_bytes;
+    out->sectored = c->l1.sectored;
 }
 
 /* Cross-key rules of the DC-L1 topology (docs/designs/dcl1.md section 3),
