@@ -151,9 +151,10 @@ const gm_config_key gm_config_keys[] = {
         "Misses waiting to be sent to DRAM."),
     SIZE("l2", l2.cache.port_bytes, "port_bytes", 128, 4, 4096, AS,
          "Data port width per L2 cycle."),
-    U32("l2", l2.cache.sectored, "sectored", 0, 0, 0, AS, "",
-        "Reserved for a sectored L2 (issue 22); only 0 is accepted: the slice tracks sector "
-        "validity but fetches whole lines from DRAM."),
+    U32("l2", l2.cache.sectored, "sectored", 0, 0, 1, AS, "",
+        "1: sectored L2 (GPGPU-Sim 4): a read miss fetches only the missing 32 B sectors "
+        "from DRAM, DRAM reads and write-backs move only the atoms of those sectors; 0: a "
+        "miss fetches and DRAM moves whole lines."),
     U32("l2", l2.in_queue, "in_queue", 16, 1, 1024, AS, "requests",
         "Requests from the network waiting for the slice."),
     U32("l2", l2.out_queue, "out_queue", 16, 1, 1024, AS, "replies",

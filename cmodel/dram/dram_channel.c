@@ -311,6 +311,28 @@ static void return_done(gm_dram_channel *ch, gm_time now, uint64_t c)
     }
 }
 
+uint32_t gm_dram_cols_for_sectors(uint32_t atom_bytes, uint8_t sectors)
+{
+    /* Sector k is bytes [32k, 32k + 32) of the line; an atom covering any
+     * of its bytes is moved. Sectors are in ascending order, so an atom
+     * shared by two sectors is the previous sector's last one. */
+    uint32_t cols = 0;
+    int64_t last = -1;
+    for (uint32_t k = 0; k < GM_LINE_BYTES / GM_SECTOR_BYTES; k++) {
+        if (!(sectors & (1u << k)))
+            continue;
+        int64_t first = (int64_t)(k * GM_SECTOR_BYTES / atom_bytes);
+        int64_t end = (int64_t)((k * GM_SECTOR_BYTES + GM_SECTOR_BYTES - 1) / atom_bytes);
+        if (first <= last)
+            first = last + 1;
+        if (end >= first)
+            cols += (uint32_t)(end - first + 1);
+        if (end > last)
+            last = end;
+    }
+    return cols;
+}
+
 static void accept(gm_dram_channel *ch, gm_time now, uint64_t c)
 {
     if (ch->qn >= ch->cfg.queue)
@@ -331,7 +353,9 @@ static void accept(gm_dram_channel *ch, gm_time now, uint64_t c)
         e->t_accept = c;
         e->link = (uint16_t)li;
         e->write = r->kind == GM_REQ_WRITEBACK;
-        e->cols = (uint8_t)ch->cols_per_line;
+        e->cols = (uint8_t)(ch->sector_access
+                                ? gm_dram_cols_for_sectors(ch->cfg.atom_bytes, r->sectors)
+                                : ch->cols_per_line);
         if (row_open(ch, e))
             ch->bank[e->bank].hits++;
         r->t_dram = now;
@@ -354,6 +378,11 @@ static bool input_waiting(const gm_dram_channel *ch, gm_time now)
 /* Order inside a tick: returns (frees return-buffer slots), one command,
  * then at most one new request, which can be scheduled from the next tick
  * on. */
+void gm_dram_channel_set_sector_access(gm_dram_channel *ch, bool on)
+{
+    ch->sector_access = on;
+}
+
 void gm_dram_channel_inject_stall(gm_dram_channel *ch)
 {
     ch->fault_stalled = true;

@@ -7,8 +7,9 @@
  * Ports: one request link in and one return link out per L2 slice served
  * by the channel (index = slice % slices_per_channel). Every request that
  * enters comes back exactly once on the return link of the same index,
- * GM_REQ_WRITEBACK as a write acknowledgement, every other kind as a read
- * of one 128 B line. The scheduling and refresh rules are in docs/dram.md. */
+ * GM_REQ_WRITEBACK as a write acknowledgement, every other kind as a read.
+ * A request moves one whole 128 B line, or, with sector access on (a
+ * sectored L2), only the atoms covering its r->sectors. The scheduling and refresh rules are in docs/dram.md. */
 #ifndef GM_DRAM_DRAM_CHANNEL_H
 #define GM_DRAM_DRAM_CHANNEL_H
 
@@ -100,6 +101,7 @@ typedef struct gm_dram_channel {
     uint32_t started;         /* requests with column commands issued, not done */
     uint32_t rr;              /* next input link to look at first */
     uint32_t cols_per_line;
+    bool sector_access;       /* move r->sectors' atoms only (sectored L2) */
     uint64_t cycle;           /* ticks so far = index of the next tick */
     uint64_t next_ref;        /* cycle at which the next REF falls due */
     bool ref_pending;
@@ -121,6 +123,12 @@ void gm_dram_channel_tick(gm_dram_channel *ch, gm_time now);
  * A pending refresh alone is not busy. */
 bool gm_dram_channel_busy(const gm_dram_channel *ch);
 const gm_dram_stats *gm_dram_channel_stats(const gm_dram_channel *ch);
+/* Sector access (a sectored L2, [l2] sectored = 1): from now on a request
+ * moves only the atoms covering its r->sectors, not the whole line. */
+void gm_dram_channel_set_sector_access(gm_dram_channel *ch, bool on);
+/* Column commands (atoms of atom_bytes) that move the 32 B sectors in
+ * mask `sectors` of one line. */
+uint32_t gm_dram_cols_for_sectors(uint32_t atom_bytes, uint8_t sectors);
 /* Fault injection (sim.fault_stall_dram): from now on the channel still
  * accepts requests into its queue but never issues a command, so the
  * requests stay in the controller and the deadlock watchdog must find

@@ -170,17 +170,21 @@ static void take_from_dram(gm_l2_slice *s, gm_time now)
         way = install(s, r->addr, wb, now);
     else
         gm_tag_touch(&s->tags, way);
-    gm_tag_line *l = gm_tag_line_at(&s->tags, way);
-    l->valid = GM_TAG_ALL_SECTORS; /* dirty sectors keep their newer data */
-    s->stats.fills++;
-
     int32_t e = gm_mshr_lookup(&s->mshr, r->addr);
     assert(e >= 0 && gm_mshr_entry_at(&s->mshr, e)->primary == r);
+    uint8_t fetched = e >= 0 ? gm_mshr_entry_at(&s->mshr, e)->fetch : GM_TAG_ALL_SECTORS;
+    gm_tag_line *l = gm_tag_line_at(&s->tags, way);
+    l->valid |= fetched; /* dirty sectors keep their newer data */
+    s->stats.fills++;
+    s->stats.fill_sectors += gm_tag_sector_count(fetched);
+
     gm_req *list = r;
-    if (e >= 0)
+    if (e >= 0) {
+        r->sectors = gm_mshr_entry_at(&s->mshr, e)->asked;
         list = gm_mshr_release(&s->mshr, e);
-    else
+    } else {
         r->next = 0;
+    }
     /* Atomics take effect now, while the line is surely present. */
     while (list) {
         gm_req *next = list->next;
@@ -196,11 +200,25 @@ static void take_from_dram(gm_l2_slice *s, gm_time now)
 
 /* ---- tag stage --------------------------------------------------------- */
 
+/* Sector counters of a read that needs `need`, of which `valid` are
+ * present; `missing` either merge into a pending fetch or start a new one. */
+static void count_read_sectors(gm_l2_slice *s, uint8_t need, uint8_t valid, uint8_t missing,
+                               bool merged)
+{
+    s->stats.sector_hits += gm_tag_sector_count(need & valid);
+    if (merged)
+        s->stats.sector_merges += gm_tag_sector_count(missing);
+    else
+        s->stats.sectors_missed += gm_tag_sector_count(missing);
+}
+
 static int serve_read(gm_l2_slice *s, gm_req *r, gm_time now, bool *rep_used, bool *dram_used)
 {
     uint8_t need = needed_sectors(s, r);
     int32_t way = gm_tag_probe(&s->tags, r->addr);
-    if (way >= 0 && gm_tag_has_sectors(&s->tags, way, need)) {
+    uint8_t valid = way >= 0 ? gm_tag_line_at(&s->tags, way)->valid : 0;
+    uint8_t missing = need & (uint8_t)~valid;
+    if (way >= 0 && !missing) {
         if (!can_reply(s, now, *rep_used))
             return GM_L2_FAIL_REP_OUT;
         fifo_pop(&s->pipe_head, &s->pipe_tail);
@@ -211,18 +229,24 @@ static int serve_read(gm_l2_slice *s, gm_req *r, gm_time now, bool *rep_used, bo
             s->stats.atomics++;
         }
         s->stats.hits[r->kind]++;
+        count_read_sectors(s, need, valid, 0, false);
         send_reply(s, r, now);
         *rep_used = true;
         return FAIL_NONE;
     }
     int32_t e = gm_mshr_lookup(&s->mshr, r->addr);
     if (e >= 0) {
+        /* Only a sectored fetch can lack a sector r needs; r then waits
+         * for the fill and finds the line (docs/caches.md, sectored L2). */
+        if (missing & (uint8_t)~gm_mshr_entry_at(&s->mshr, e)->fetch)
+            return GM_L2_FAIL_SECTOR;
         if (!gm_mshr_can_merge(&s->mshr, e))
             return GM_L2_FAIL_MERGE;
         fifo_pop(&s->pipe_head, &s->pipe_tail);
         s->pipe_count--;
         gm_mshr_merge(&s->mshr, e, r);
         s->stats.mshr_merges++;
+        count_read_sectors(s, need, valid, missing, true);
         return FAIL_NONE;
     }
     if (gm_mshr_full(&s->mshr))
@@ -233,11 +257,18 @@ static int serve_read(gm_l2_slice *s, gm_req *r, gm_time now, bool *rep_used, bo
         return GM_L2_FAIL_DRAM_OUT;
     fifo_pop(&s->pipe_head, &s->pipe_tail);
     s->pipe_count--;
-    gm_mshr_allocate(&s->mshr, r->addr, r);
+    e = gm_mshr_allocate(&s->mshr, r->addr, r);
+    if (s->cfg.cache.sectored) {
+        /* r goes to DRAM asking for the missing sectors; the entry keeps
+         * what r asked and the fill gives it back. */
+        s->mshr.e[e].fetch = missing;
+        r->sectors = missing;
+    }
     if (way >= 0)
         s->stats.sector_misses++;
     else
         s->stats.misses[r->kind]++;
+    count_read_sectors(s, need, valid, s->mshr.e[e].fetch, false);
     gm_link_push(s->p.dram_out, r, now);
     s->dram_pending++;
     s->stats.dram_reads++;

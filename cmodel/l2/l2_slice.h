@@ -5,13 +5,15 @@
  * L2 cycles, one request accepted per cycle, at most `latency` in flight);
  * at its exit the tag stage serves the head in order:
  *   load / non-L1   the needed sectors valid: reply; else fetch the whole
- *                   line from DRAM (MSHR; merge into a pending fetch)
+ *                   line from DRAM, or with cfg->cache.sectored only the
+ *                   missing sectors (MSHR; merge into a pending fetch that
+ *                   brings every missing sector, else wait for its fill)
  *   store           write-allocate without fetch: set the sectors valid and
  *                   dirty (allocating the line if absent), reply an ACK
  *   atomic          executed here: needs its sectors valid (fetch on miss),
  *                   then marks them dirty and replies
- * A line fill from DRAM installs the line (all sectors valid, dirty ones
- * kept), applies the waiting atomics and replies to every waiting request.
+ * A fill from DRAM installs the line (the fetched sectors valid, dirty
+ * ones kept), applies the waiting atomics and replies to every waiting request.
  * Dirty victims leave as GM_REQ_WRITEBACK requests. Details, the order of
  * the stages within an edge and every statistic: docs/caches.md.
  *
@@ -45,6 +47,7 @@ typedef enum gm_l2_fail {
     GM_L2_FAIL_DRAM_OUT,    /* dram_out full or already used this cycle */
     GM_L2_FAIL_REP_OUT,     /* rep_out full or already used this cycle */
     GM_L2_FAIL_ALLOC,       /* request pool out of memory (write-back) */
+    GM_L2_FAIL_SECTOR,      /* sectored: the line's pending fetch lacks a needed sector */
     GM_L2_FAIL_COUNT
 } gm_l2_fail;
 
@@ -54,6 +57,12 @@ typedef struct gm_l2_stats {
     uint64_t misses[GM_REQ_KIND_COUNT];   /* line absent, new fetch (stores: allocated) */
     uint64_t sector_misses;    /* line present, a needed sector not valid: new fetch */
     uint64_t mshr_merges;      /* merged into a pending fetch of the line */
+    /* sector level, reads (loads, non-L1, atomics): every sector a read
+     * needs is exactly one of hit, merged, missed (docs/stats.md) */
+    uint64_t sector_hits;      /* needed sectors valid at the access */
+    uint64_t sector_merges;    /* missing sectors a pending fetch brings */
+    uint64_t sectors_missed;   /* sectors fetched from DRAM by new fetches */
+    uint64_t fill_sectors;     /* sectors installed by DRAM fills */
     uint64_t atomics;          /* atomics executed */
     uint64_t dram_reads;       /* line reads sent to DRAM */
     uint64_t fills;            /* lines returned by DRAM and installed */

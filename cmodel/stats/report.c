@@ -114,6 +114,10 @@ static void add_l2(gm_l2_stats *t, const gm_l2_stats *c)
     }
     t->sector_misses += c->sector_misses;
     t->mshr_merges += c->mshr_merges;
+    t->sector_hits += c->sector_hits;
+    t->sector_merges += c->sector_merges;
+    t->sectors_missed += c->sectors_missed;
+    t->fill_sectors += c->fill_sectors;
     t->atomics += c->atomics;
     t->dram_reads += c->dram_reads;
     t->fills += c->fills;
@@ -431,6 +435,15 @@ static cJSON *json_l2(const gm_system *s, const totals *t)
     put_u64(o, "writebacks", l->writebacks);
     put_u64(o, "evictions", l->evictions);
     put_u64(o, "input_stalls", l->input_stalls);
+    cJSON *sc = cJSON_AddObjectToObject(o, "sectors");
+    put_u64(sc, "accesses", l->sector_hits + l->sector_merges + l->sectors_missed);
+    put_u64(sc, "hits", l->sector_hits);
+    put_u64(sc, "merges", l->sector_merges);
+    put_u64(sc, "misses", l->sectors_missed);
+    put_u64(sc, "sector_miss_lines", l->sector_misses);
+    put_u64(sc, "fill_sectors", l->fill_sectors);
+    put_u64(sc, "fill_bytes", l->fill_sectors * GM_SECTOR_BYTES);
+    put_u64(sc, "pending_stall_cycles", l->res_fail[GM_L2_FAIL_SECTOR]);
     /* L2 traffic on the networks at the L2 slices, in flits of noc.flit_bytes. */
     uint64_t rq = 0, rp = 0;
     for (uint32_t k = 0; k < s->nnets; k++)
@@ -453,6 +466,8 @@ static cJSON *json_dram(const gm_system *s, const totals *t)
     put_u64(o, "channels", s->nchannels);
     put_u64(o, "reads", d->reads);
     put_u64(o, "writes", d->writes);
+    put_u64(o, "read_bytes", d->rd_cmds * s->cfg.dram.atom_bytes);
+    put_u64(o, "write_bytes", d->wr_cmds * s->cfg.dram.atom_bytes);
     put_u64(o, "activates", d->activates);
     put_u64(o, "precharges", d->precharges);
     put_u64(o, "refreshes", d->refreshes);

@@ -78,6 +78,7 @@ static int init_blocks(gm_system *s, gm_error *err)
             return -1;
         if ((int64_t)i == cfg->sim.fault_stall_dram)
             gm_dram_channel_inject_stall(&s->chans[i]);
+        gm_dram_channel_set_sector_access(&s->chans[i], cfg->l2.cache.sectored != 0);
         gm_dram_channel_connect(&s->chans[i], (gm_dram_ports){
             .req_in = &s->chan_in_ptrs[i * per], .rep_out = &s->chan_out_ptrs[i * per],
             .n = per});

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "cache/cache_engine.h"
+#include "noc/ni.h"
 
 #define L(n) ((uint64_t)(n) * 128u) /* address of line n */
 #define NREQ 128
@@ -143,6 +144,30 @@ static void test_one_sector_of_32_lines_fills_32_sectors(void **state)
     destroy(f);
 }
 
+/* The fetch of a sectored miss is sized by its sectors, so its reply
+ * packet is ceil((header + sectors x 32) / flit) flits on any network
+ * (noc/ni.h): 1, 2, 3 and 4 missing sectors with the baseline's 8 B
+ * header and 32 B flits take 2, 3, 4 and 5 flits; a line-mode fetch 5. */
+static void test_reply_flits_follow_sector_bytes(void **state)
+{
+    (void)state;
+    const gm_noc_cfg noc = {.flit_bytes = 32, .header_bytes = 8};
+    static const uint8_t ask[4] = {0x1, 0x5, 0x7, 0xf};
+    for (uint32_t sectored = 0; sectored <= 1; sectored++) {
+        fx *f = make(sectored);
+        for (int i = 0; i < 4; i++) {
+            gm_req *r = load(f, L(i), ask[i]);
+            take(f, r, 1);
+            r->is_reply = 1;
+            uint32_t n = (uint32_t)__builtin_popcount(ask[i]);
+            uint32_t bytes = sectored ? n * 32 : 128;
+            assert_int_equal(r->reply_bytes, bytes);
+            assert_int_equal(gm_noc_packet_flits(&noc, r), (8 + bytes + 31) / 32);
+        }
+        destroy(f);
+    }
+}
+
 static void test_other_sector_is_sector_miss(void **state)
 {
     (void)state;
@@ -259,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_other_sector_is_sector_miss),
         cmocka_unit_test(test_merge_rules),
         cmocka_unit_test(test_fill_after_eviction),
+        cmocka_unit_test(test_reply_flits_follow_sector_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1052,6 +1052,56 @@ static void test_init_rejects(void **state)
     assert_int_not_equal(gm_dram_channel_init(&ch, &c, 0, &err), 0);
 }
 
+/* ---- sector access (sectored L2) ----------------------------------------- */
+
+/* Column commands for a sector mask, counted by hand from the byte ranges
+ * (sector k = bytes 32k..32k+31 of the 128 B line). */
+static void test_cols_for_sectors(void **state)
+{
+    (void)state;
+    /* 64 B atoms: sectors 0-1 share atom 0, sectors 2-3 atom 1 */
+    assert_int_equal(gm_dram_cols_for_sectors(64, 0x1), 1);
+    assert_int_equal(gm_dram_cols_for_sectors(64, 0x3), 1);
+    assert_int_equal(gm_dram_cols_for_sectors(64, 0x5), 2);
+    assert_int_equal(gm_dram_cols_for_sectors(64, 0x6), 2);
+    assert_int_equal(gm_dram_cols_for_sectors(64, 0xf), 2);
+    /* 32 B atoms: one per sector */
+    assert_int_equal(gm_dram_cols_for_sectors(32, 0x5), 2);
+    assert_int_equal(gm_dram_cols_for_sectors(32, 0xf), 4);
+    /* 128 B atom: the whole line whatever is asked */
+    assert_int_equal(gm_dram_cols_for_sectors(128, 0x8), 1);
+    assert_int_equal(gm_dram_cols_for_sectors(128, 0xf), 1);
+    /* 16 B atoms: two per sector */
+    assert_int_equal(gm_dram_cols_for_sectors(16, 0x1), 2);
+    assert_int_equal(gm_dram_cols_for_sectors(16, 0x9), 4);
+    assert_int_equal(gm_dram_cols_for_sectors(16, 0xf), 8);
+    assert_int_equal(gm_dram_cols_for_sectors(64, 0x0), 0);
+}
+
+/* With sector access on, a read of one sector issues one column command
+ * (64 B atom) where a line read issues two; off, the mask is ignored. */
+static void test_sector_access_reads(void **state)
+{
+    (void)state;
+    for (int on = 0; on <= 1; on++) {
+        harness *h = h_new(NULL, 16);
+        assert_int_equal(h->cfg.atom_bytes, 64); /* the counts below assume it */
+        gm_dram_channel_set_sector_access(&h->ch, on);
+        gm_req *r = h_send(h, 2, 5, 0, 0);
+        r->sectors = 0x4;
+        gm_req *w = h_send(h, 3, 5, 0, 1);
+        w->sectors = 0x3;
+        h_run_idle(h);
+        const gm_dram_stats *st = gm_dram_channel_stats(&h->ch);
+        uint32_t line_cols = GM_LINE_BYTES / h->cfg.atom_bytes;
+        assert_int_equal(st->rd_cmds, on ? 1 : line_cols);
+        assert_int_equal(st->wr_cmds, on ? 1 : line_cols);
+        assert_int_equal(st->reads, 1);
+        assert_int_equal(st->writes, 1);
+        h_free(h);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1090,6 +1140,8 @@ int main(void)
         cmocka_unit_test(test_bandwidth),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_init_rejects),
+        cmocka_unit_test(test_cols_for_sectors),
+        cmocka_unit_test(test_sector_access_reads),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
