@@ -128,6 +128,24 @@ void gm_cache_write_evict(gm_cache_engine *e, uint64_t addr)
         e->st->store_misses++;
 }
 
+void gm_cache_write_evict_sectors(gm_cache_engine *e, uint64_t addr, uint8_t sectors)
+{
+    if (!e->sectored) {
+        gm_cache_write_evict(e, addr);
+        return;
+    }
+    int32_t way = gm_tag_probe(e->tags, addr);
+    gm_tag_line *l = way >= 0 ? gm_tag_line_at(e->tags, way) : 0;
+    if (!l || !(l->valid & sectors)) {
+        e->st->store_misses++; /* GPGPU-Sim: a sector miss, nothing allocated */
+        return;
+    }
+    e->st->write_evicts++;
+    l->valid &= (uint8_t)~sectors;
+    if (!l->valid)
+        gm_cache_invalidate(e, addr);
+}
+
 /* ---- fills --------------------------------------------------------------- */
 
 static void install(gm_cache_engine *e, uint64_t addr, uint8_t sectors, gm_cache_filled *f)

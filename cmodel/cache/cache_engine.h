@@ -248,6 +248,11 @@ bool gm_cache_invalidate(gm_cache_engine *e, uint64_t addr);
  * allocates nothing (store_misses). MSHRs are not looked at: the model
  * carries no data, so a write passing a pending fill changes nothing. */
 void gm_cache_write_evict(gm_cache_engine *e, uint64_t addr);
+/* The same for a store writing `sectors`. Line mode: gm_cache_write_evict.
+ * Sectored: evicts only the written sectors (GPGPU-Sim 4's sector cache
+ * invalidates the store's sector mask), the line when none is left; a
+ * write_evict when some written sector was valid, else a store_miss. */
+void gm_cache_write_evict_sectors(gm_cache_engine *e, uint64_t addr, uint8_t sectors);
 
 /* ---- fills --------------------------------------------------------------- */
 

@@ -95,7 +95,7 @@ void gm_l1d_access(gm_l1d *c, gm_req *r, gm_time now)
         break;
     }
     case GM_REQ_STORE:
-        gm_cache_write_evict(&c->e, r->addr);
+        gm_cache_write_evict_sectors(&c->e, r->addr, r->sectors);
         r->req_bytes = bytes;
         r->reply_bytes = 0;
         missq_push(c, r, now);

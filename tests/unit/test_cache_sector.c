@@ -168,6 +168,45 @@ static void test_reply_flits_follow_sector_bytes(void **state)
     }
 }
 
+/* Write-evict per sector: a store evicts only the sectors it writes, the
+ * line when none is left; a store to invalid sectors is a store miss. In
+ * line mode the first store drops the whole line. */
+static void test_write_evict_per_sector(void **state)
+{
+    (void)state;
+    fx *f = make(1);
+    gm_req *r = load(f, L(5), 0xf);
+    take(f, r, 1);
+    fill(f, r, 2);
+    assert_int_equal(valid_of(f, L(5)), 0xf);
+    gm_cache_write_evict_sectors(&f->e, L(5), 0x1);
+    assert_int_equal(valid_of(f, L(5)), 0xe);
+    assert_int_equal(f->st.write_evicts, 1);
+    gm_cache_write_evict_sectors(&f->e, L(5), 0x1);  /* already invalid */
+    assert_int_equal(f->st.store_misses, 1);
+    assert_int_equal(valid_of(f, L(5)), 0xe);
+    /* a load of sector 0 is a sector miss fetching just that sector */
+    gm_req *q = load(f, L(5), 0x3);
+    gm_cache_probe p = take(f, q, 3);
+    assert_int_equal(p.outcome, GM_CACHE_MISS);
+    assert_int_equal(q->sectors, 0x1);
+    fill(f, q, 4);
+    assert_int_equal(valid_of(f, L(5)), 0xf);
+    gm_cache_write_evict_sectors(&f->e, L(5), 0xf);
+    assert_int_equal(gm_tag_probe(&f->tags, L(5)), -1);  /* nothing left: line freed */
+    assert_int_equal(f->st.write_evicts, 2);
+    destroy(f);
+
+    f = make(0);
+    r = load(f, L(5), 0x1);
+    take(f, r, 1);
+    fill(f, r, 2);
+    gm_cache_write_evict_sectors(&f->e, L(5), 0x2);
+    assert_int_equal(gm_tag_probe(&f->tags, L(5)), -1);
+    assert_int_equal(f->st.write_evicts, 1);
+    destroy(f);
+}
+
 static void test_other_sector_is_sector_miss(void **state)
 {
     (void)state;
@@ -285,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_merge_rules),
         cmocka_unit_test(test_fill_after_eviction),
         cmocka_unit_test(test_reply_flits_follow_sector_bytes),
+        cmocka_unit_test(test_write_evict_per_sector),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

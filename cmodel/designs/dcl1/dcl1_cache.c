@@ -129,7 +129,7 @@ gm_dcl1_access gm_dcl1_cache_access(gm_dcl1_cache *c, gm_req *r, bool q3_room, g
         if (!q3_room)
             return refuse(c, GM_CACHE_FAIL_MISSQ);
         gm_cache_count_access(&c->e, r);
-        gm_cache_write_evict(&c->e, r->addr);
+        gm_cache_write_evict_sectors(&c->e, r->addr, r->sectors);
     }
     return a;
 }
