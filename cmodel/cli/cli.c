@@ -17,6 +17,7 @@
 #include "cli/trace_cmd.h"
 #include "config/config.h"
 #include "sim/outfile.h"
+#include "sim/version.h"
 #include "system/system.h"
 #include "stats/report.h"
 #include "workload/trace_read.h"
@@ -58,6 +59,8 @@ static void usage_main(FILE *f)
           "  bench           measure simulation speed (80-core baseline, GEMM small)\n"
           "  trace           write a workload as Accel-Sim traces (export), summarise one (info)\n"
           "  topology        list the routers of every network a configuration builds\n"
+          "  config          print the effective configuration (INI) or its hash\n"
+          "  version         print the revision gmsim was built from\n"
           "  (none)          the default job: the baseline on gemm, atax and reduction\n"
           "                  at size small, printed as a table\n"
           "\n"
@@ -463,6 +466,58 @@ static int cmd_topology(int argc, char **argv)
     return 0;
 }
 
+/* gmsim config: the effective configuration of --config files and -o
+ * overrides, as INI text (what the statistics echo) or its hash (what a
+ * result store compares). */
+static int cmd_config(int argc, char **argv)
+{
+    run_opts o = {0};
+    int hash = 0;
+    static const struct option longopts[] = {{"config", required_argument, 0, 'c'},
+                                             {"hash", no_argument, 0, 'H'},
+                                             {"help", no_argument, 0, 'h'},
+                                             {0, 0, 0, 0}};
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "o:h", longopts, 0)) != -1) {
+        int used = config_option(&o, "gmsim config", ch, optarg);
+        if (used < 0)
+            return 1;
+        if (used)
+            continue;
+        switch (ch) {
+        case 'H': hash = 1; break;
+        case 'h':
+            puts("usage: gmsim config [--config FILE]... [-o SECTION.KEY=V]... [--hash]\n\n"
+                 "Loads and validates the configuration as `gmsim run` would and prints it\n"
+                 "as INI text, every key written out, or with --hash its hash (the\n"
+                 "statistics' config_hash: equal for equal values of every key).");
+            return 0;
+        default:
+            return 1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gmsim config: unexpected argument '%s'\n", argv[optind]);
+        return 1;
+    }
+    gm_config cfg;
+    if (build_config(&o, &cfg) != 0)
+        return 1;
+    if (hash) {
+        printf("0x%016" PRIx64 "\n", gm_config_hash(&cfg));
+        return 0;
+    }
+    char *text = gm_config_to_ini(&cfg);
+    if (!text) {
+        fputs("gmsim config: out of memory\n", stderr);
+        return 4;
+    }
+    fputs(text, stdout);
+    free(text);
+    return 0;
+}
+
 static long peak_rss_kb(void)
 {
     struct rusage ru;
@@ -604,6 +659,12 @@ int gm_cli_main(int argc, char **argv, const gm_cli_ext *ext)
         return cmd_topology(argc - 1, argv + 1);
     if (strcmp(cmd, "trace") == 0)
         return gm_cmd_trace(argc - 1, argv + 1);
+    if (strcmp(cmd, "config") == 0)
+        return cmd_config(argc - 1, argv + 1);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("gmsim %s\n", gm_version());
+        return 0;
+    }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage_main(stdout);
         return 0;

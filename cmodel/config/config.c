@@ -16,6 +16,7 @@
 #include "designs/design.h"
 #include "dram/dram_standard.h"
 #include "dram/dram_timing.h"
+#include "sim/hash.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
@@ -804,4 +805,14 @@ char *gm_config_to_ini(const gm_config *c)
         return NULL;
     }
     return text;
+}
+
+uint64_t gm_config_hash(const gm_config *c)
+{
+    char *text = gm_config_to_ini(c);
+    if (!text)
+        return 0;
+    uint64_t h = gm_fnv1a_bytes(GM_FNV1A_INIT, (const uint8_t *)text, strlen(text));
+    free(text);
+    return h;
 }

@@ -139,5 +139,9 @@ int gm_config_validate(const gm_config *c, gm_error *err);
 /* Writes the effective configuration as INI text (for the stats file and
  * for reproducing a run). Returns a malloc'd string. */
 char *gm_config_to_ini(const gm_config *c);
+/* FNV-1a 64 of gm_config_to_ini's text: two configurations have the same
+ * hash when every key has the same value, however they were written
+ * (files, layering, -o overrides). 0 when out of memory. */
+uint64_t gm_config_hash(const gm_config *c);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/hash.h"
+#include "sim/version.h"
 #include "config/config_keys.h"
 #include "workload/walk.h"
 
@@ -510,6 +511,10 @@ int gm_stats_write_json(const gm_system *s, const gm_run_info *info, FILE *f, gm
     gm_stats_collect(s, info, &r);
     cJSON *root = cJSON_CreateObject();
     put_u64(root, "schema_version", GM_STATS_SCHEMA_VERSION);
+    cJSON_AddStringToObject(root, "gmsim_version", gm_version());
+    char config_hash[24];
+    snprintf(config_hash, sizeof config_hash, "0x%016" PRIx64, gm_config_hash(&s->cfg));
+    cJSON_AddStringToObject(root, "config_hash", config_hash);
     cJSON_AddStringToObject(root, "workload", info->workload);
     cJSON_AddStringToObject(root, "size", info->size);
     put_u64(root, "seed", s->cfg.sim.seed); /* exact: see put_u64 */
