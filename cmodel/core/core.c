@@ -217,6 +217,7 @@ void gm_core_launch_cta(gm_core *c, const gm_kernel *k, uint32_t cta)
     c->resident_ctas++;
     c->free_warps -= n;
     c->live_warps += n;
+    c->events++;
 }
 
 /* ---- barrier ---------------------------------------------------------- */
@@ -228,6 +229,7 @@ static void release_barrier_if_complete(gm_core *c, gm_cta_slot *s)
     for (uint64_t m = s->warp_mask; m; m &= m - 1)
         c->ws[__builtin_ctzll(m)].flags &= (uint8_t)~GM_WS_BARRIER;
     s->at_barrier = 0;
+    c->events++;
 }
 
 static void age_order_remove(gm_core *c, uint32_t wi)
@@ -248,6 +250,7 @@ static uint32_t finish_warp_if_done(gm_core *c, gm_warp *w)
         return 0;
     gm_cta_slot *s = &c->ctas[w->cta_slot];
     c->ws[wi].flags = 0;
+    c->events++;
     s->warp_mask &= ~(1ULL << wi);
     age_order_remove(c, wi);
     c->free_warps++;
@@ -441,10 +444,48 @@ static issue_result schedule_lrr(gm_core *c, uint32_t sched)
     return worst;
 }
 
+/* The first cycle at which a warp of sched that waits only for a compute
+ * result can be looked at again (UINT64_MAX: none does). Warps waiting on
+ * memory, a barrier or the LD/ST queue wait for an event (gm_core.events). */
+static uint64_t compute_wake(const gm_core *c, uint32_t sched)
+{
+    uint64_t until = UINT64_MAX;
+    const uint8_t *o = c->age_order[sched];
+    for (uint32_t i = 0; i < c->age_count[sched]; i++) {
+        const gm_warp_state *ws = &c->ws[o[i]];
+        if (!(ws->flags & GM_WS_LIVE) ||
+            (ws->flags & (GM_WS_EXITED | GM_WS_BARRIER | GM_WS_WAITMEM)))
+            continue;
+        if (ws->wake > c->cycle && ws->wake < until)
+            until = ws->wake;
+    }
+    return until;
+}
+
+/* One issue slot. A pass that issues nothing leaves every warp of the
+ * scheduler in a state only an event or time can change (a head found
+ * blocked records WAITMEM or its wake cycle), so until one of them
+ * happens the next passes would give the same verdict: the scheduler
+ * sleeps and charges the slot to the recorded reason. A pass during
+ * which an event happened (a warp finished, a barrier released) is not
+ * recorded. Exact: docs/architecture.md, "Exact shortcuts". */
 static void schedule(gm_core *c, uint32_t sched)
 {
-    issue_result r = c->cfg->warp_sched == GM_SCHED_GTO ? schedule_gto(c, sched)
-                                                        : schedule_lrr(c, sched);
+    issue_result r;
+    if (c->sleep_events[sched] == c->events && c->cycle < c->sleep_until[sched]) {
+        r = (issue_result)c->sleep_reason[sched];
+    } else {
+        uint64_t before = c->events;
+        r = c->cfg->warp_sched == GM_SCHED_GTO ? schedule_gto(c, sched)
+                                               : schedule_lrr(c, sched);
+        if (r == ISSUED) {
+            c->events++;
+        } else if (c->events == before) {
+            c->sleep_events[sched] = before;
+            c->sleep_until[sched] = compute_wake(c, sched);
+            c->sleep_reason[sched] = (uint8_t)r;
+        }
+    }
     switch (r) {
     case ISSUED: c->last_progress = c->cycle; break;
     case STALL_DEP: c->stats.stall_scoreboard++; break;
@@ -476,6 +517,7 @@ static inline void ldst_advance(gm_core *c, gm_ldst_entry *e)
     if (e->next_line == e->nlines) {
         c->ldst_head = (c->ldst_head + 1) % c->cfg->ldst_queue;
         c->ldst_count--;
+        c->events++;
     }
 }
 
@@ -511,6 +553,7 @@ static __attribute__((noinline)) uint32_t complete_request(gm_core *c, gm_req *r
     c->stats.event_hash = gm_fnv1a_u64(gm_fnv1a_u64(c->stats.event_hash, r->id), now);
     gm_req_release(c->pool, r);
     c->last_progress = c->cycle;
+    c->events++;
     if (--rec->remaining)
         return 0;
     gm_warp *w = &c->warps[rec->warp];

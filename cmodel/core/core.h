@@ -157,6 +157,17 @@ typedef struct gm_core {
     uint32_t ldst_head, ldst_count;
     gm_mem_rec *recs;
     gm_mem_rec *free_recs;
+    /* Idle schedulers sleep (docs/architecture.md, "Exact shortcuts"):
+     * `events` counts everything that can change a warp's issue verdict
+     * other than time (an issue, a completed request, an LD/ST queue
+     * slot freed, a CTA launched, a warp finished, a barrier released).
+     * A scheduler whose whole pass issued nothing records why, the
+     * event count, and the first cycle a compute result it waits for is
+     * written; until either moves, every pass would find the same. */
+    uint64_t events;
+    uint64_t sleep_until[8];
+    uint64_t sleep_events[8];
+    uint8_t sleep_reason[8];
     uint64_t last_progress;  /* cycle of the last issue or completion */
     uint32_t pending_finish; /* CTAs finished during this cycle's issue */
     gm_core_stats stats;
