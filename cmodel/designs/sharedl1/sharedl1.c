@@ -239,6 +239,8 @@ static void sharedl1_stats_json(const gm_system *s, const void *state, cJSON *de
     put_u64(design, "load_accesses", t.loads);
     put_u64(design, "load_hits", t.hits);
     cJSON_AddNumberToObject(design, "hit_rate", ratio(t.hits, t.loads));
+    /* a load merged into a pending fetch sends nothing to the L2 either */
+    cJSON_AddNumberToObject(design, "hit_rate_with_merges", ratio(t.hits + t.merges, t.loads));
     put_u64(design, "load_misses", t.misses);
     put_u64(design, "mshr_merges", t.merges);
     put_u64(design, "inter_core_merges", t.inter_merges);
