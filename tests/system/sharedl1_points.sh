@@ -20,12 +20,18 @@ for cfg in "$SRC"/configs/sharedl1/*.ini; do
 done
 "$GMSIM" run --config "$SRC/configs/sharedl1/sf1.ini" -o design.kind=baseline \
     --workload hotspot --size tiny --quiet --stats "$T/baseline.json"
+# the classifier decides nothing; the other key values build and drain
+mkdir "$T/var"
+"$GMSIM" run --config "$SRC/configs/sharedl1/sf4.ini" -o sharedl1.classify=0 \
+    --workload hotspot --size tiny --quiet --stats "$T/var/noclassify.json"
+"$GMSIM" run --config "$SRC/configs/sharedl1/sf4.ini" -o sharedl1.grow=ways \
+    -o sharedl1.l2_links=group --workload hotspot --size tiny --quiet --stats "$T/var/ways.json"
 python3 - "$T" <<'PY'
 import json, os, sys
 T = sys.argv[1]
 runs = {}
 for f in sorted(os.listdir(T)):
-    if f.endswith(".json") and f != "baseline.json":
+    if f.endswith(".json") and f != "baseline.json" and not os.path.isdir(os.path.join(T, f)):
         runs[f[:-5]] = json.load(open(os.path.join(T, f)))
 assert len(runs) == 13, sorted(runs)
 for name, s in runs.items():
@@ -62,6 +68,15 @@ s1 = runs["sf1"]
 for k in ("summary", "kernels", "core", "l1", "l2", "dram", "networks", "copies",
           "conservation", "event_hash"):
     assert s1[k] == b[k], ("SF1 differs from baseline in", k)
+n = json.load(open(os.path.join(T, "var", "noclassify.json")))
+for k in ("summary", "core", "l1", "l2", "dram", "networks", "event_hash"):
+    assert n[k] == runs["sf4"][k], ("classify changes timing:", k)
+assert n["design"]["miss_3c"]["classified"] is False
+w = json.load(open(os.path.join(T, "var", "ways.json")))
+assert w["status"] == "done" and w["conservation"]["requests_in_flight"] == 0
+wd = w["design"]
+assert (wd["l1_sets"], wd["l1_assoc"], wd["l2_links_per_l1"]) == (32, 16, 1), wd
+assert wd["invariant_errors"] == 0 and wd["inter_core_merges"] > 0
 # compulsory misses: a shared L1 takes the first touch of a line once for
 # its SF cores, so on these runs they fall as SF grows
 for pol in ("", "_clustered"):
