@@ -10,7 +10,8 @@
 # baseline design step for step (same cycles, caches, networks, event
 # hash); the compulsory misses fall as SF grows (each shared L1 sees the
 # first touches of SF cores once; measured on these runs, whose CTA
-# placement may shift with timing). About 1 s.
+# placement may shift with timing). The clustered CTA policy also runs
+# under the DC-L1 and SelRep designs. About 2 s.
 set -eu
 GMSIM=$1 SRC=$2
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -26,6 +27,11 @@ mkdir "$T/var"
     --workload hotspot --size tiny --quiet --stats "$T/var/noclassify.json"
 "$GMSIM" run --config "$SRC/configs/sharedl1/sf4.ini" -o sharedl1.grow=ways \
     -o sharedl1.l2_links=group --workload hotspot --size tiny --quiet --stats "$T/var/ways.json"
+# clustered placement works with every design
+for cfg in dcl1/sh40_c10_boost selrep/shared; do
+    "$GMSIM" run --config "$SRC/configs/$cfg.ini" -o core.cta_policy=clustered \
+        --workload hotspot --size tiny --quiet --stats "$T/var/$(basename $cfg).json"
+done
 python3 - "$T" <<'PY'
 import json, os, sys
 T = sys.argv[1]
@@ -77,6 +83,10 @@ assert w["status"] == "done" and w["conservation"]["requests_in_flight"] == 0
 wd = w["design"]
 assert (wd["l1_sets"], wd["l1_assoc"], wd["l2_links_per_l1"]) == (32, 16, 1), wd
 assert wd["invariant_errors"] == 0 and wd["inter_core_merges"] > 0
+for other in ("sh40_c10_boost", "shared"):
+    o = json.load(open(os.path.join(T, "var", other + ".json")))
+    assert o["status"] == "done" and o["conservation"]["requests_in_flight"] == 0, other
+    assert o["config"]["core"]["cta_policy"] == "clustered", other
 # compulsory misses: a shared L1 takes the first touch of a line once for
 # its SF cores, so on these runs they fall as SF grows
 for pol in ("", "_clustered"):
