@@ -179,7 +179,8 @@ static gm_req *take_miss(rig *g, uint32_t l)
 
 /* Two cores of the group read one line in the same cycle: one fetch
  * leaves (core 0's, on its link), core 1's read joins it as an inter-core
- * merge, and the one fill completes both, each on its own core's port. */
+ * merge (core 0's second read of the line is a merge, not inter-core), and
+ * the one fill completes all three, each on its own core's port. */
 static void merge_case(uint32_t nlinks)
 {
     rig g;
@@ -191,6 +192,13 @@ static void merge_case(uint32_t nlinks)
     assert_int_equal(gm_sl1_check(&g.c, 1, b, g.now), GM_CACHE_OK);
     gm_sl1_access(&g.c, 1, b, g.now);
     assert_int_equal(g.c.port[1].st.inter_merges, 1);
+    assert_int_equal(g.c.port[0].st.inter_merges, 0);
+    /* core 0 again, next cycle: a merge, but into its own fetch */
+    step(&g);
+    gm_req *a2 = load(&g, 0, L(42));
+    assert_int_equal(gm_sl1_check(&g.c, 0, a2, g.now), GM_CACHE_OK);
+    gm_sl1_access(&g.c, 0, a2, g.now);
+    assert_int_equal(g.c.stats.mshr_merges, 2);
     assert_int_equal(g.c.port[0].st.inter_merges, 0);
     gm_req *m = NULL;
     for (int i = 0; i < 10 && !m; i++) {
@@ -210,15 +218,15 @@ static void merge_case(uint32_t nlinks)
     for (int i = 0; i < 10; i++) {
         step(&g);
         for (int k = 0; k < g.ndone[0]; k++)
-            got0 += g.done[0][k] == a;
+            got0 += g.done[0][k] == a || g.done[0][k] == a2;
         for (int k = 0; k < g.ndone[1]; k++)
             got1 += g.done[1][k] == b;
     }
-    assert_int_equal(got0, 1);
+    assert_int_equal(got0, 2);
     assert_int_equal(got1, 1);
     assert_int_equal(g.c.stats.fills, 1);
     assert_int_equal(g.c.stats.load_misses, 1);
-    assert_int_equal(g.c.stats.mshr_merges, 1);
+    assert_int_equal(g.c.stats.mshr_merges, 2);
     assert_int_equal(g.c.l2_requests, 1);
     assert_int_equal(g.c.cls.count[GM_3C_COMPULSORY], 1);
     assert_int_equal(g.c.fill_lines_checked, 1);
@@ -230,6 +238,7 @@ static void merge_case(uint32_t nlinks)
     gm_sl1_access(&g.c, 1, y, g.now);
     assert_int_equal(g.c.stats.load_hits, 2);
     gm_req_release(&g.pool, a);
+    gm_req_release(&g.pool, a2);
     gm_req_release(&g.pool, b);
     rig_free(&g);
 }
@@ -383,6 +392,15 @@ static void test_clustered_borrow_halves(void **state)
     assert_int_equal(end[0], 15);  /* borrowed ceil(2/2) = 1 */
     assert_int_equal(gm_cta_clustered_take(next, end, 2, 0), 15);
     assert_int_equal(gm_cta_clustered_take(next, end, 2, 0), UINT32_MAX);
+    /* an odd count: 10 CTAs, core 0 runs {0..4}, then borrows ceil(5/2) = 3
+     * ({5,6,7}: tail (5 + 9) / 2 = 7), core 1 keeps {8,9} */
+    gm_cta_clustered_split(next, end, 2, 10);
+    for (uint32_t k = 0; k < 5; k++)
+        assert_int_equal(gm_cta_clustered_take(next, end, 2, 0), k);
+    assert_int_equal(gm_cta_clustered_take(next, end, 2, 0), 5);
+    assert_int_equal(end[0], 8);
+    assert_int_equal(next[1], 8);
+    assert_int_equal(end[1], 10);
 }
 
 /* Fewer CTAs than cores (per = 1), and 7 CTAs on 3 cores (per = 3: the
