@@ -1,7 +1,9 @@
-/* AMD APP SDK kernels: FloydWarshall. The stream is checked against this
+/* AMD APP SDK kernels. FloydWarshall: the stream is checked against this
  * file's own Floyd-Warshall over the same seeded matrix: every load
  * address of every lane from the kernel's index expressions, and the
- * stores exactly where a pass improves a distance. */
+ * stores exactly where a pass improves a distance. MatrixTranspose: every
+ * global and local address of every lane from the kernel's index
+ * expressions, and the counts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,11 +169,114 @@ static void test_fw_catalogue_sizes(void **state)
     assert_int_not_equal(gm_floydwarshall_build_dims(&w, 0, 1, &err), 0);
 }
 
+typedef struct mt_walk {
+    uint32_t width, height, gx_count, cta, warp;
+    uint64_t in, out;
+    uint64_t ld, st, lds, sts, bar, alu, exits;
+    uint8_t *written;           /* output elements written, [width * height] */
+} mt_walk;
+
+static void on_mt(const gm_inst *in, uint32_t exist, void *arg)
+{
+    mt_walk *m = arg;
+    (void)exist;
+    if (gm_op_is_mem(in->op) || in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST)
+        assert_int_equal(in->mask, 0xffffffffu);
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t lx = (m->warp * 32 + l) % 16, ly = (m->warp * 32 + l) / 16;
+        uint32_t gx = m->cta % m->gx_count * 16 + lx, gy = m->cta / m->gx_count * 16 + ly;
+        switch (in->op) {
+        case GM_OP_GLOBAL_LD:   /* input[gy][gx] */
+            assert_int_equal(in->addr[l], m->in + 4ull * ((uint64_t)gy * m->width + gx));
+            break;
+        case GM_OP_GLOBAL_ST: { /* output[gx][gy]: the transpose */
+            uint64_t e = (uint64_t)gx * m->height + gy;
+            assert_int_equal(in->addr[l], m->out + 4 * e);
+            assert_int_equal(m->written[e], 0);
+            m->written[e] = 1;
+            break;
+        }
+        case GM_OP_SHARED_LD:
+        case GM_OP_SHARED_ST:
+            assert_int_equal(in->addr[l], 4ull * (ly * 16 + lx));
+            break;
+        default:
+            break;
+        }
+    }
+    m->ld += in->op == GM_OP_GLOBAL_LD;
+    m->st += in->op == GM_OP_GLOBAL_ST;
+    m->lds += in->op == GM_OP_SHARED_LD;
+    m->sts += in->op == GM_OP_SHARED_ST;
+    m->bar += in->op == GM_OP_BARRIER;
+    m->alu += in->op == GM_OP_ALU;
+    m->exits += in->op == GM_OP_EXIT;
+    if (in->op == GM_OP_SHARED_LD)
+        assert_int_equal(m->sts, m->lds);   /* after its own STS */
+}
+
+static void check_mt(uint32_t width, uint32_t height)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_matrixtranspose_build_dims(&w, width, height, &err), 0);
+    const gm_kernel *k = &w.kernels[0];
+    const gm_mt_params *p = k->params;
+    assert_int_equal(w.nkernels, 1);
+    assert_int_equal(p->input, GM_DEVMEM_BASE);
+    assert_int_equal(p->output, GM_DEVMEM_BASE + ((4ull * width * height + 4095) & ~4095ull));
+    assert_int_equal(k->grid.x, width / 16);
+    assert_int_equal(k->grid.y, height / 16);
+    mt_walk m = {.width = width, .height = height, .gx_count = width / 16, .in = p->input,
+                 .out = p->output};
+    m.written = calloc((size_t)width * height, 1);
+    assert_non_null(m.written);
+    uint64_t warps = 0;
+    for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+        for (uint32_t wp = 0; wp < 8; wp++) {
+            m.cta = cta;
+            m.warp = wp;
+            uint64_t sts = m.sts, lds = m.lds;
+            m.sts = m.lds = 0;
+            run_warp(k, cta, wp, 3, on_mt, &m);
+            m.sts += sts;
+            m.lds += lds;
+            warps++;
+        }
+    assert_int_equal(warps, (uint64_t)width * height / 32);
+    assert_int_equal(m.exits, warps);
+    assert_int_equal(m.ld, warps);
+    assert_int_equal(m.st, warps);
+    assert_int_equal(m.lds, warps);
+    assert_int_equal(m.sts, warps);
+    assert_int_equal(m.bar, warps);
+    assert_int_equal(m.alu, 7 * warps);
+    for (size_t e = 0; e < (size_t)width * height; e++)
+        assert_int_equal(m.written[e], 1);   /* every output element exactly once */
+    free(m.written);
+    gm_workload_free(&w);
+}
+
+static void test_mt_grids(void **state)
+{
+    (void)state;
+    check_mt(16, 16);
+    check_mt(48, 32);   /* not square, not a power of two */
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_workload_build(&w, "matrixtranspose", GM_SIZE_TINY, 1, &err), 0);
+    assert_int_equal(((const gm_mt_params *)w.kernels[0].params)->width, 256);
+    assert_true(gm_kernel_ctas(&w.kernels[0]) > 32);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_matrixtranspose_build_dims(&w, 40, 16, &err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fw_small_grids),
         cmocka_unit_test(test_fw_catalogue_sizes),
+        cmocka_unit_test(test_mt_grids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

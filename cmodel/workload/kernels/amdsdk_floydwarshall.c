@@ -192,5 +192,10 @@ const gm_workload_info gm_catalogue_amdsdk[] = {
      "all workgroups of a tile column) and column k (a 16-lane broadcast per row); "
      "data-dependent stores of the improved distances and paths",
      "insensitive", gm_floydwarshall_build},
+    {"matrixtranspose", "AMD APP SDK 2.x",
+     "blocked transpose through local memory: each warp loads two 64 B half lines whose "
+     "other halves the next workgroup id loads (inter-workgroup locality), stores 16 "
+     "lines of 8 B (uncoalesced, write-evict)",
+     "insensitive", gm_matrixtranspose_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -34,6 +34,20 @@ int gm_floydwarshall_build(gm_workload *w, gm_size size, uint64_t seed, gm_error
  * as the sample's fillRandom and setup do. */
 int gm_floydwarshall_build_dims(gm_workload *w, uint32_t n, uint64_t seed, gm_error *err);
 
+/* MatrixTranspose (MatrixTranspose_Kernels.cl, matrixTranspose, the
+ * blocked version with one element per work-item): one launch over a
+ * width x height grid of 16 x 16 workgroups. */
+#define GM_MT_BLOCK 16u
+
+typedef struct gm_mt_params {
+    uint32_t width, height;  /* multiples of 16 */
+    uint64_t input, output;  /* inputBuffer, outputBuffer (allocated in this order) */
+} gm_mt_params;
+
+int gm_matrixtranspose_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_matrixtranspose_build_dims(gm_workload *w, uint32_t width, uint32_t height,
+                                  gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
