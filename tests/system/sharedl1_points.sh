@@ -11,7 +11,8 @@
 # hash); the compulsory misses fall as SF grows (each shared L1 sees the
 # first touches of SF cores once; measured on these runs, whose CTA
 # placement may shift with timing). The clustered CTA policy also runs
-# under the DC-L1 and SelRep designs. About 2 s.
+# under the DC-L1 and SelRep designs; bad [sharedl1] values are refused.
+# About 2 s.
 set -eu
 GMSIM=$1 SRC=$2
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -27,6 +28,17 @@ mkdir "$T/var"
     --workload hotspot --size tiny --quiet --stats "$T/var/noclassify.json"
 "$GMSIM" run --config "$SRC/configs/sharedl1/sf4.ini" -o sharedl1.grow=ways \
     -o sharedl1.l2_links=group --workload hotspot --size tiny --quiet --stats "$T/var/ways.json"
+# bad [sharedl1] values are refused before anything runs (exit 1, the key named)
+bad() {
+    if "$GMSIM" run --config "$SRC/configs/small.ini" -o design.kind=sharedl1 "$@" \
+        --workload gemm --size tiny --quiet 2>"$T/err"; then
+        echo "accepted: $*"; exit 1
+    fi
+    grep -q "$EXPECT" "$T/err" || { echo "wrong message for $*:"; cat "$T/err"; exit 1; }
+}
+EXPECT="sf = 3 must be 1, 2, 4, 8 or 16" bad -o sharedl1.sf=3
+EXPECT="sf = 16 must divide \[core\] num_cores = 8" bad -o sharedl1.sf=16
+EXPECT="256" bad -o sharedl1.sf=8 -o sharedl1.grow=ways -o l1.assoc=64
 # clustered placement works with every design
 for cfg in dcl1/sh40_c10_boost selrep/shared; do
     "$GMSIM" run --config "$SRC/configs/$cfg.ini" -o core.cta_policy=clustered \
