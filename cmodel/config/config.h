@@ -9,6 +9,7 @@
 
 #include "designs/dcl1/dcl1_cfg.h"
 #include "designs/selrep/selrep_cfg.h"
+#include "designs/sharedl1/sharedl1_cfg.h"
 #include "sim/error.h"
 
 typedef enum gm_warp_sched { GM_SCHED_GTO = 0, GM_SCHED_LRR = 1 } gm_warp_sched;
@@ -17,6 +18,7 @@ typedef enum gm_cta_policy {
     GM_CTA_RR = 0,          /* two-level round robin: clusters, then cores */
     GM_CTA_BLOCK = 1,       /* cta_block consecutive CTAs to one core */
     GM_CTA_DISTRIBUTED = 2, /* contiguous CTA range per cluster */
+    GM_CTA_CLUSTERED = 3,   /* consecutive CTAs per core, idle cores borrow (Choo et al.) */
 } gm_cta_policy;
 
 typedef enum gm_dram_sched { GM_DRAM_FRFCFS = 0, GM_DRAM_FCFS = 1 } gm_dram_sched;
@@ -126,6 +128,7 @@ typedef struct gm_config {
     /* Each design's own section (designs/<name>/). */
     gm_dcl1_cfg dcl1;
     gm_selrep_cfg selrep;
+    gm_sharedl1_cfg sharedl1;
 } gm_config;
 
 /* Built-in defaults: the DC-L1 Table II baseline. */

@@ -32,7 +32,8 @@
 /* Index order must match the gm_warp_sched, gm_cta_policy and
  * gm_dram_sched enums of config.h. */
 static const char *const warp_sched_names[] = { "gto", "lrr", NULL };
-static const char *const cta_policy_names[] = { "rr", "block", "distributed", NULL };
+static const char *const cta_policy_names[] = { "rr", "block", "distributed", "clustered",
+                                                 NULL };
 static const char *const dram_sched_names[] = { "frfcfs", "fcfs", NULL };
 
 const gm_config_section gm_config_sections[] = {
@@ -73,7 +74,8 @@ const gm_config_key gm_config_keys[] = {
          "Warp scheduling: greedy-then-oldest or loose round robin."),
     ENUM("core", core.cta_policy, "cta_policy", GM_CTA_RR, cta_policy_names, AS,
          "CTA placement: round robin over clusters then cores; cta_block CTAs per "
-         "core; or a contiguous CTA range per cluster."),
+         "core; a contiguous CTA range per cluster; or clustered: consecutive CTAs per "
+         "core, idle cores borrow half of the next busy core's queue (Choo et al.)."),
     U32("core", core.cta_block, "cta_block", 2, 1, 32, AS, "CTAs",
         "CTAs given to one core at a time under cta_policy = block."),
     U32("core", core.ldst_queue, "ldst_queue", 4, 1, 256, AS, "instructions",

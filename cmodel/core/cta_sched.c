@@ -10,7 +10,9 @@ int gm_cta_sched_init(gm_cta_sched *s, const gm_core_cfg *cfg, gm_error *err)
     s->last_core = calloc(cfg->clusters, sizeof *s->last_core);
     s->range_next = calloc(cfg->clusters, sizeof *s->range_next);
     s->range_end = calloc(cfg->clusters, sizeof *s->range_end);
-    if (!s->last_core || !s->range_next || !s->range_end) {
+    s->q_next = calloc(cfg->num_cores, sizeof *s->q_next);
+    s->q_end = calloc(cfg->num_cores, sizeof *s->q_end);
+    if (!s->last_core || !s->range_next || !s->range_end || !s->q_next || !s->q_end) {
         gm_cta_sched_free(s);
         return gm_fail(err, "CTA scheduler: out of memory");
     }
@@ -22,7 +24,9 @@ void gm_cta_sched_free(gm_cta_sched *s)
     free(s->last_core);
     free(s->range_next);
     free(s->range_end);
-    s->last_core = s->range_next = s->range_end = 0;
+    free(s->q_next);
+    free(s->q_end);
+    s->last_core = s->range_next = s->range_end = s->q_next = s->q_end = 0;
 }
 
 void gm_cta_sched_start(gm_cta_sched *s, const gm_kernel *k)
@@ -42,6 +46,7 @@ void gm_cta_sched_start(gm_cta_sched *s, const gm_kernel *k)
         at += base + (c < extra);
         s->range_end[c] = at;
     }
+    gm_cta_clustered_split(s->q_next, s->q_end, s->cfg->num_cores, s->nctas);
 }
 
 /* Tries the cores of cluster cl round robin for a unit of n CTAs.
@@ -95,6 +100,55 @@ static uint32_t issue_distributed(gm_cta_sched *s, gm_core *cores)
     return launched;
 }
 
+void gm_cta_clustered_split(uint32_t *next, uint32_t *end, uint32_t ncores, uint32_t nctas)
+{
+    uint32_t per = (nctas + ncores - 1) / ncores;
+    for (uint32_t c = 0; c < ncores; c++) {
+        uint64_t lo = (uint64_t)c * per, hi = lo + per;
+        next[c] = (uint32_t)(lo < nctas ? lo : nctas);
+        end[c] = (uint32_t)(hi < nctas ? hi : nctas);
+    }
+}
+
+/* The seed's pseudo-code: B_i.head = B_j.head; B_i.tail = (B_j.head +
+ * B_j.tail) / 2; B_j.head = B_i.tail + 1, with inclusive tails: the
+ * borrower takes the first ceil(r / 2) of the lender's r CTAs, the lender
+ * keeps the rest, and both queues stay runs of consecutive CTAs. */
+uint32_t gm_cta_clustered_take(uint32_t *next, uint32_t *end, uint32_t ncores, uint32_t i)
+{
+    if (next[i] == end[i]) {
+        for (uint32_t k = 1; k < ncores; k++) {
+            uint32_t j = (i + k) % ncores;
+            uint32_t r = end[j] - next[j];
+            if (!r)
+                continue;
+            uint32_t take = (r + 1) / 2;
+            next[i] = next[j];
+            end[i] = next[j] + take;
+            next[j] += take;
+            break;
+        }
+        if (next[i] == end[i])
+            return UINT32_MAX;
+    }
+    return next[i]++;
+}
+
+static uint32_t issue_clustered(gm_cta_sched *s, gm_core *cores)
+{
+    uint32_t launched = 0, n = s->cfg->num_cores;
+    for (uint32_t i = 0; i < n && s->issued + launched < s->nctas; i++) {
+        if (!gm_core_can_take_cta(&cores[i], s->k))
+            continue;
+        uint32_t cta = gm_cta_clustered_take(s->q_next, s->q_end, n, i);
+        if (cta == UINT32_MAX)
+            break;
+        gm_core_launch_cta(&cores[i], s->k, cta);
+        launched++;
+    }
+    return launched;
+}
+
 uint32_t gm_cta_sched_tick(gm_cta_sched *s, gm_core *cores)
 {
     if (!s->k || s->issued == s->nctas)
@@ -106,6 +160,9 @@ uint32_t gm_cta_sched_tick(gm_cta_sched *s, gm_core *cores)
         break;
     case GM_CTA_DISTRIBUTED:
         n = issue_distributed(s, cores);
+        break;
+    case GM_CTA_CLUSTERED:
+        n = issue_clustered(s, cores);
         break;
     default:
         n = issue_shared_order(s, cores, 1);

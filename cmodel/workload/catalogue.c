@@ -38,6 +38,7 @@ static const gm_workload_info *const suites[] = {
     gm_catalogue_polybench,
     gm_catalogue_rodinia,
     gm_catalogue_tango,
+    gm_catalogue_amdsdk,
 };
 
 size_t gm_workload_catalogue_size(void)

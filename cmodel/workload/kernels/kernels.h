@@ -54,5 +54,6 @@ extern const gm_workload_info gm_catalogue_rodinia[];
 extern const gm_workload_info gm_catalogue_tango[];
 
 #include "workload/kernels/kernels_rodinia.h"
+#include "workload/kernels/kernels_amdsdk.h"
 
 #endif

@@ -1,0 +1,53 @@
+/* AMD APP SDK kernels (the shared-L1 seed's workloads,
+ * docs/designs/sharedl1.md): address-stream emulators of the OpenCL
+ * samples, a work-item per CUDA thread, a workgroup per CTA (x fastest in
+ * both). Included by kernels.h. */
+#ifndef GM_WORKLOAD_KERNELS_AMDSDK_H
+#define GM_WORKLOAD_KERNELS_AMDSDK_H
+
+#include <stdint.h>
+
+#include "workload/workload.h"
+
+/* FloydWarshall (FloydWarshall_Kernels.cl, floydWarshallPass): one launch
+ * per pass k = 0 .. n-1 over an n x n grid of 16 x 16 workgroups. */
+#define GM_FW_BLOCK 16u
+#define GM_FW_MAXDISTANCE 200u
+
+typedef struct gm_fw_params {
+    uint32_t n;              /* numNodes, a multiple of 16 */
+    uint64_t dist, path;     /* pathDistanceBuffer, pathBuffer (allocated in this order) */
+    uint64_t updates;        /* (y, x, k) triples whose store happens, all passes */
+    /* followed in the same block by gm_fw_pass[n], then the update bitmap:
+     * bit (k * n + y) * n + x is set when pass k stores at (y, x) */
+} gm_fw_params;
+
+typedef struct gm_fw_pass {
+    const gm_fw_params *p;   /* the workload's shared parameters */
+    const uint8_t *upd;      /* this workload's bitmap */
+    uint32_t k;
+} gm_fw_pass;
+
+int gm_floydwarshall_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+/* n: numNodes (multiple of 16, 16..1024). The distances are drawn from a
+ * PRNG seeded by seed, uniform in 0..GM_FW_MAXDISTANCE, the diagonal 0,
+ * as the sample's fillRandom and setup do. */
+int gm_floydwarshall_build_dims(gm_workload *w, uint32_t n, uint64_t seed, gm_error *err);
+
+/* MatrixTranspose (MatrixTranspose_Kernels.cl, matrixTranspose, the
+ * blocked version with one element per work-item): one launch over a
+ * width x height grid of 16 x 16 workgroups. */
+#define GM_MT_BLOCK 16u
+
+typedef struct gm_mt_params {
+    uint32_t width, height;  /* multiples of 16 */
+    uint64_t input, output;  /* inputBuffer, outputBuffer (allocated in this order) */
+} gm_mt_params;
+
+int gm_matrixtranspose_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_matrixtranspose_build_dims(gm_workload *w, uint32_t width, uint32_t height,
+                                  gm_error *err);
+
+extern const gm_workload_info gm_catalogue_amdsdk[];
+
+#endif
