@@ -2,7 +2,10 @@
 // system the command line builds is run by a gm_system_sc module under
 // sc_start() instead of by gm_system_run, with the built-in cores and
 // workload (docs/systemc.md). Its statistics must equal `gmsim run`'s byte
-// for byte (test rtl.systemc.identical.*).
+// for byte (test rtl.systemc.identical.*). Built as gmsim-sc-rtl
+// (GM_SC_WITH_RTL, tb/cosim/CMakeLists.txt) it also takes `run --rtl
+// PATTERN`: gmsim-cosim's twins, evaluated at the model's network edges
+// inside the SystemC process, mismatches reported as gmsim-cosim does.
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -12,6 +15,14 @@
 extern "C" {
 #include "cli/cli.h"
 }
+#ifdef GM_SC_WITH_RTL
+// gmsim-sc-rtl: gmsim-cosim's --rtl twins inside the SystemC top. Declared
+// here, not by including cosim/cosim.h: verilated.h seen after <systemc>
+// switches to its SystemC mode, which this non-SystemC Verilation is not.
+namespace gm_cosim {
+int cli_main(int argc, char** argv, const gm_cli_ext* base);
+}
+#endif
 
 namespace {
 
@@ -54,7 +65,11 @@ int sc_main(int argc, char** argv)
     ext.run_help = kRunHelp;
     ext.run = run_in_systemc;
     ext.arg = &s;
+#ifdef GM_SC_WITH_RTL
+    int rc = gm_cosim::cli_main(argc, argv, &ext);
+#else
     int rc = gm_cli_main(argc, argv, &ext);
+#endif
     // The module (and its SystemC objects) go before the kernel's teardown.
     s.top.reset();
     return rc;
