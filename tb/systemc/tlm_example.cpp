@@ -342,6 +342,14 @@ int sc_main(int argc, char** argv)
         if (!c[k].completed) return fail("pure C request " + std::to_string(k) + " never returned");
     }
 
+    // Bad input: a core the system does not have is refused with a message.
+    try {
+        gm_sc::gm_system_sc bad("bad", cfg, {100000});
+        return fail("a TLM core out of range was accepted");
+    } catch (const std::runtime_error& e) {
+        if (!std::strstr(e.what(), "out of range")) return fail(std::string("wrong error: ") + e.what());
+        std::printf("refused as expected: %s\n", e.what());
+    }
     gm_sc::gm_system_sc top("gmsim", cfg, {0});
     TrafficGen gen("gen", &top, top.time_of(c[0].accepted));
     gen.socket.bind(*top.core_socket[0]);
