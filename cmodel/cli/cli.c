@@ -272,7 +272,9 @@ static int simulate_one(const gm_config *cfg, const char *wname, gm_size size,
         return 1;
     }
     s->interrupt = &interrupt_signal;
-    int rc = gm_system_run(s, &wl, &err);
+    /* An extension may run the system itself (the SystemC top steps it
+     * from a SystemC process); it must behave as gm_system_run. */
+    int rc = ext && ext->run ? ext->run(ext->arg, s, &wl, &err) : gm_system_run(s, &wl, &err);
     double cpu = cpu_seconds() - t0;
     if (s->progress.fn)
         fputs("\r\033[K", stderr);

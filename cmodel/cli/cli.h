@@ -17,6 +17,10 @@ typedef struct gm_cli_ext {
     /* Called after the run (whatever its status) with the system still
      * built: prints the co-simulation summary; non-zero fails the run. */
     int (*finish)(void *arg, gm_system *s, gm_error *err);
+    /* When set, runs the built system in place of gm_system_run (same
+     * contract: 0, or -1 with err; s->status set): how the SystemC top
+     * (tb/systemc/) runs `gmsim run` inside SystemC. */
+    int (*run)(void *arg, gm_system *s, const gm_workload *wl, gm_error *err);
     void *arg;
 } gm_cli_ext;
 

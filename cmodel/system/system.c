@@ -55,7 +55,8 @@ static int init_blocks(gm_system *s, gm_error *err)
     s->cores = calloc(s->ncores, sizeof *s->cores);
     s->slices = calloc(s->nslices, sizeof *s->slices);
     s->chans = calloc(s->nchannels, sizeof *s->chans);
-    if (!s->cores || !s->slices || !s->chans)
+    s->core_driver = calloc(s->ncores, sizeof *s->core_driver);
+    if (!s->cores || !s->slices || !s->chans || !s->core_driver)
         return gm_fail(err, "out of memory");
 
     for (uint32_t i = 0; i < s->ncores; i++)
@@ -137,6 +138,7 @@ void gm_system_free(gm_system *s)
     free(s->cores);
     free(s->slices);
     free(s->chans);
+    free(s->core_driver);
     gm_link_array_free(s->l2_in, s->nslices);
     gm_link_array_free(s->l2_out, s->nslices);
     gm_link_array_free(s->l2_dram, s->nslices);
@@ -259,8 +261,19 @@ static void core_edge(gm_system *s, gm_time now)
     if (s->kernel_running)
         gm_cta_sched_tick(&s->cta, s->cores);
     uint32_t done = 0;
-    for (uint32_t i = 0; i < s->ncores; i++)
-        done += gm_core_tick(&s->cores[i], now);
+    if (s->ncore_drivers == 0) {
+        for (uint32_t i = 0; i < s->ncores; i++)
+            done += gm_core_tick(&s->cores[i], now);
+    } else {
+        /* A core with an external driver is not ticked: the driver uses
+         * its port in the core's place, at the core's point in the edge. */
+        for (uint32_t i = 0; i < s->ncores; i++) {
+            if (s->core_driver[i].fn)
+                s->core_driver[i].fn(s->core_driver[i].ctx, &s->cores[i].port, now);
+            else
+                done += gm_core_tick(&s->cores[i], now);
+        }
+    }
     run_hooks(s, s->dom_core, now);
     if (done) {
         s->ctas_left -= done;
@@ -584,13 +597,12 @@ static double wall_seconds(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
+int gm_system_run_begin(gm_system *s, const gm_workload *wl, gm_error *err)
 {
     s->wl = wl;
     s->krec = calloc(wl->nkernels ? wl->nkernels : 1, sizeof *s->krec);
     if (!s->krec)
         return gm_fail(err, "out of memory");
-    uint64_t max_cycles = s->cfg.sim.max_cycles;
     if (gm_system_check_workload(s, wl, err) != 0) {
         s->status = GM_RUN_ERROR;
         return -1;
@@ -602,57 +614,76 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
         wd_interval = WD_MAX_INTERVAL;
     if (wd_interval == 0)
         wd_interval = 1;
+    s->wd_interval = wd_interval;
     s->next_watchdog = wd_interval;
     s->next_sample = s->cfg.sim.sample_cycles;
-    double next_report = s->progress.fn ? wall_seconds() + 1.0 : 0;
+    s->next_report = s->progress.fn ? wall_seconds() + 1.0 : 0;
+    return 0;
+}
 
-    for (;;) {
-        int d = gm_clock_advance(&s->clock);
-        gm_time now = s->clock.now;
-        if (d == s->dom_core) {
-            core_edge(s, now);
-            if (s->core_cycle >= s->next_sample && s->cfg.sim.sample_cycles) {
-                s->next_sample += s->cfg.sim.sample_cycles;
-                if (sample_copies(s, err) != 0) {
-                    s->status = GM_RUN_ERROR;
-                    return -1;
-                }
+/* One clock edge of a run (the body of gm_system_run's loop): 1 while the
+ * run goes on, 0 when it ended with s->status set, -1 with err (status
+ * GM_RUN_ERROR). Inlined into gm_system_run so the pure-C loop costs what
+ * it did before the split. */
+static inline int run_edge(gm_system *s, gm_error *err)
+{
+    int d = gm_clock_advance(&s->clock);
+    gm_time now = s->clock.now;
+    if (d == s->dom_core) {
+        core_edge(s, now);
+        if (s->core_cycle >= s->next_sample && s->cfg.sim.sample_cycles) {
+            s->next_sample += s->cfg.sim.sample_cycles;
+            if (sample_copies(s, err) != 0) {
+                s->status = GM_RUN_ERROR;
+                return -1;
             }
-            if (s->core_cycle >= s->next_watchdog) {
-                s->next_watchdog += wd_interval;
-                if (watchdog_check(s, now)) {
-                    s->status = GM_RUN_DEADLOCK;
-                    break;
-                }
-                if (s->progress.fn && wall_seconds() >= next_report) {
-                    s->progress.fn(s, s->progress.arg);
-                    next_report = wall_seconds() + 1.0;
-                }
-            }
-            if (s->kernel_index == wl->nkernels && system_quiet(s)) {
-                s->status = GM_RUN_DONE;
-                break;
-            }
-            if (max_cycles && s->core_cycle >= max_cycles) {
-                s->status = GM_RUN_MAX_CYCLES;
-                break;
-            }
-            if (s->interrupt && *s->interrupt) {
-                s->status = GM_RUN_INTERRUPTED;
-                break;
-            }
-        } else {
-            if (d == s->dom_l2)
-                l2_edge(s, now);
-            else if (d == s->dom_dram)
-                dram_edge(s, now);
-            run_hooks(s, d, now);
         }
-        if (s->stop_reason[0]) {
-            s->status = GM_RUN_ERROR;
-            return gm_fail(err, "%s", s->stop_reason);
+        if (s->core_cycle >= s->next_watchdog) {
+            s->next_watchdog += s->wd_interval;
+            if (watchdog_check(s, now)) {
+                s->status = GM_RUN_DEADLOCK;
+                return 0;
+            }
+            if (s->progress.fn && wall_seconds() >= s->next_report) {
+                s->progress.fn(s, s->progress.arg);
+                s->next_report = wall_seconds() + 1.0;
+            }
         }
+        /* An external initiator (gm_system_set_core_driver) may still
+         * send, so a run with one ends only when its owner says so. */
+        if (s->kernel_index == s->wl->nkernels && !s->hold_open && system_quiet(s)) {
+            s->status = GM_RUN_DONE;
+            return 0;
+        }
+        if (s->cfg.sim.max_cycles && s->core_cycle >= s->cfg.sim.max_cycles) {
+            s->status = GM_RUN_MAX_CYCLES;
+            return 0;
+        }
+        if (s->interrupt && *s->interrupt) {
+            s->status = GM_RUN_INTERRUPTED;
+            return 0;
+        }
+    } else {
+        if (d == s->dom_l2)
+            l2_edge(s, now);
+        else if (d == s->dom_dram)
+            dram_edge(s, now);
+        run_hooks(s, d, now);
     }
+    if (s->stop_reason[0]) {
+        s->status = GM_RUN_ERROR;
+        return gm_fail(err, "%s", s->stop_reason);
+    }
+    return 1;
+}
+
+int gm_system_step(gm_system *s, gm_error *err)
+{
+    return run_edge(s, err);
+}
+
+int gm_system_run_end(gm_system *s, gm_error *err)
+{
     s->copies.final_resident = s->res.total_resident_lines;
     s->copies.final_distinct = s->res.distinct_lines;
     uint64_t line;
@@ -664,6 +695,27 @@ int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
         return -1;
     }
     return 0;
+}
+
+int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err)
+{
+    if (gm_system_run_begin(s, wl, err) != 0)
+        return -1;
+    int rc;
+    while ((rc = run_edge(s, err)) == 1)
+        ;
+    if (rc < 0)
+        return -1;
+    return gm_system_run_end(s, err);
+}
+
+void gm_system_set_core_driver(gm_system *s, uint32_t core,
+                               void (*fn)(void *ctx, gm_core_port *port, gm_time now), void *ctx)
+{
+    s->core_driver[core] = (gm_core_driver){fn, ctx};
+    s->ncore_drivers = 0;
+    for (uint32_t i = 0; i < s->ncores; i++)
+        s->ncore_drivers += s->core_driver[i].fn != NULL;
 }
 
 void gm_system_request_stop(gm_system *s, const char *reason)

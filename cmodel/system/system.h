@@ -85,6 +85,12 @@ typedef struct gm_net_ref {
 
 #define GM_SYSTEM_MAX_HOOKS 8
 
+/* An external initiator in a core's place (gm_system_set_core_driver). */
+typedef struct gm_core_driver {
+    void (*fn)(void *ctx, gm_core_port *port, gm_time now);
+    void *ctx;
+} gm_core_driver;
+
 typedef struct gm_system {
     gm_config cfg;
     gm_clock clock;
@@ -98,6 +104,11 @@ typedef struct gm_system {
     gm_cta_sched cta;
     gm_l2_slice *slices;
     gm_dram_channel *chans;
+    gm_core_driver *core_driver;  /* [ncores]; fn NULL: the core itself */
+    uint32_t ncore_drivers;       /* how many are set */
+    /* While true a run does not end when the workload is done and the
+     * system quiet: an external initiator may still send (SystemC top). */
+    bool hold_open;
 
     /* links around the L2 slices, by producer -> consumer */
     gm_link *l2_in;      /* [nslices] design -> L2 */
@@ -124,6 +135,8 @@ typedef struct gm_system {
     uint64_t core_cycle;         /* core-domain edges so far */
     uint64_t last_progress_cycle;
     uint64_t next_watchdog;
+    uint64_t wd_interval;        /* core cycles between watchdog looks */
+    double next_report;          /* wall time of the next progress report */
     uint64_t next_sample;
     gm_copies_stats copies;
     gm_kernel_record *krec;
@@ -146,6 +159,32 @@ void gm_system_free(gm_system *s);
  * and sets s->status; -1 with err on an internal error, or at once (status
  * GM_RUN_ERROR) when gm_system_check_workload rejects wl. */
 int gm_system_run(gm_system *s, const gm_workload *wl, gm_error *err);
+/* gm_system_run in three parts, for an owner that interleaves the run
+ * with other work (the SystemC top, tb/systemc/): begin (as run's start;
+ * -1 with err when wl is rejected), then step once per clock edge (1
+ * while the run goes on, 0 when it ended with s->status set, -1 with err),
+ * then end (final samples and the drain checks). gm_system_run is exactly
+ * begin, step until it stops, end. */
+int gm_system_run_begin(gm_system *s, const gm_workload *wl, gm_error *err);
+int gm_system_step(gm_system *s, gm_error *err);
+int gm_system_run_end(gm_system *s, gm_error *err);
+/* The time of the edge the next gm_system_step processes: the earliest
+ * next edge, ties to the lowest domain index (sim/clock.h). */
+static inline gm_time gm_system_next_edge(const gm_system *s)
+{
+    gm_time t = s->clock.d[0].next;
+    for (int d = 1; d < s->clock.n; d++)
+        if (s->clock.d[d].next < t)
+            t = s->clock.d[d].next;
+    return t;
+}
+/* Replaces core `core`'s tick by fn(ctx, port, now) at every core edge,
+ * at the core's place in the edge (fn NULL: the core again). The driver
+ * uses the design's port as the core would (core.h: cycle, pop_reply,
+ * then at most one offer/accept); the core's own warps do not run, so the
+ * workload must launch nothing there (a workload of no kernels). */
+void gm_system_set_core_driver(gm_system *s, uint32_t core,
+                               void (*fn)(void *ctx, gm_core_port *port, gm_time now), void *ctx);
 /* Whether every kernel of wl can run here: a CTA must fit one core (its
  * warps in [core] max_warps; under cta_policy = block, cta_block CTAs at
  * once) and a kernel needs CTAs and threads. Returns 0, or -1 with err

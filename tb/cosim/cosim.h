@@ -18,6 +18,7 @@
 #include "verilated.h"
 
 extern "C" {
+#include "cli/cli.h"
 #include "noc/router.h"
 }
 
@@ -47,6 +48,12 @@ struct ModelKind {
 };
 
 std::vector<ModelKind>& model_registry();
+
+// The gmsim command line with `run --rtl PATTERN` (cosim_main.cpp); base,
+// when not NULL, is the embedding program's own extension (its run hook
+// and help), e.g. the SystemC top's gmsim-sc-rtl. Built without main()
+// when GM_COSIM_NO_MAIN is defined.
+int cli_main(int argc, char** argv, const gm_cli_ext* base);
 
 struct ModelRegistrar {
     explicit ModelRegistrar(ModelKind k) { model_registry().push_back(std::move(k)); }

@@ -71,6 +71,7 @@ struct Session {
     std::string wave_path, wave_instance;
     uint64_t wave_from = 0;
     bool replaying = false;
+    const gm_cli_ext* base = nullptr;  // the embedding program's extension, or NULL
 };
 
 // One instance: the gm_router_twin callbacks over an RtlRouter.
@@ -275,6 +276,12 @@ int finish(void* arg, gm_system* sys, gm_error* err)
     return sys->status == GM_RUN_ERROR ? 0 : gm_fail(err, "%s", s->divergence.c_str());
 }
 
+int run_base(void* arg, gm_system* sys, const gm_workload* wl, gm_error* err)
+{
+    const gm_cli_ext* b = static_cast<Session*>(arg)->base;
+    return b->run(b->arg, sys, wl, err);
+}
+
 const char kRunHelp[] =
     "\nCo-simulation (gmsim-cosim only):\n"
     "  --rtl PATTERN      realize the matching router instances by their Verilated\n"
@@ -288,9 +295,13 @@ const char kRunHelp[] =
 }  // namespace
 }  // namespace gm_cosim
 
-int main(int argc, char** argv)
+namespace gm_cosim {
+
+// The gmsim command line with --rtl; base (may be NULL) adds the caller's
+// own extension: its run hook and help (the SystemC top, tb/systemc/).
+int cli_main(int argc, char** argv, const gm_cli_ext* base)
 {
-    gm_cosim::Session s;
+    Session s;
     s.argc = argc;
     s.argv = argv;
     if (const char* w = std::getenv("GM_COSIM_WAVE")) {
@@ -300,11 +311,29 @@ int main(int argc, char** argv)
         if (const char* f = std::getenv("GM_COSIM_WAVE_FROM")) s.wave_from = std::strtoull(f, nullptr, 10);
     }
     gm_cli_ext ext{};
-    ext.run_help = gm_cosim::kRunHelp;
-    ext.attach = gm_cosim::attach;
-    ext.finish = gm_cosim::finish;
+    std::string help = kRunHelp;
+    if (base) {
+        ext = *base;
+        if (base->run_help) help += base->run_help;
+    }
+    ext.run_help = help.c_str();
+    ext.attach = attach;
+    ext.finish = finish;
+    // attach and finish take the Session; a base run hook keeps its own
+    // argument, which the Session carries.
+    s.base = base;
+    if (base && base->run) ext.run = run_base;
     ext.arg = &s;
     int rc = gm_cli_main(argc, argv, &ext);
     s.twins.clear();  // the models before their context
     return rc;
 }
+
+}  // namespace gm_cosim
+
+#ifndef GM_COSIM_NO_MAIN
+int main(int argc, char** argv)
+{
+    return gm_cosim::cli_main(argc, argv, nullptr);
+}
+#endif
