@@ -147,7 +147,7 @@ void gm_sl1_access(gm_sl1 *c, uint32_t i, gm_req *r, gm_time now)
     case GM_REQ_STORE:
         if (c->classify)
             gm_3c_store(&c->cls, r->addr);
-        gm_cache_write_evict(&p->e, r->addr);
+        gm_cache_write_evict_sectors(&p->e, r->addr, r->sectors);
         r->req_bytes = bytes;
         r->reply_bytes = 0;
         missq_push(c, p, r, now);
