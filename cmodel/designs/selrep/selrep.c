@@ -60,6 +60,7 @@ typedef struct selrep_stats {
     uint64_t replica_requests;      /* read-only loads sent to a slice other than home */
     uint64_t replicas_created;      /* line fetches by a slice other than the home */
     uint64_t replicas_flushed;      /* replicas invalidated at kernel boundaries */
+    uint64_t placement_checks;      /* runs of the placement invariant */
     uint64_t flushes;
     uint64_t rdd_accesses;
     uint64_t rdd_backlog_max;       /* observations waiting for the RDD block's ports */
@@ -96,7 +97,7 @@ struct selrep {
     /* degree state (indices: degree = 1 << index) */
     uint32_t cur, pending, max_since_flush, private_left;
     bool has_pending;
-    uint64_t apply_at, next_epoch;
+    uint64_t apply_at, next_epoch, next_check;
     uint32_t kernel_seen;
     char invariant[256];
     epoch_rec *log;
@@ -278,8 +279,18 @@ static void mcx_requests(selrep *d, gm_time now)
             gm_link_pop(&s->l2_dram[j], now);
             d->used[j] = 1;
             d->rr_req[q] = j % per_mc;
-            if (r->kind != GM_REQ_WRITEBACK && j != h)
+            if (r->kind != GM_REQ_WRITEBACK && j != h) {
                 d->st.replicas_created++;
+                /* Only read-only loads may make a replica (section 3). */
+                if ((r->kind != GM_REQ_LOAD || !(r->flags & GM_INST_READ_ONLY)) &&
+                    !d->invariant[0]) {
+                    snprintf(d->invariant, sizeof d->invariant,
+                             "invariant: slice %u fetches line 0x%" PRIx64 " (home %u) for a "
+                             "request that is not a read-only load (kind %d flags 0x%x)", j,
+                             r->addr, h, (int)r->kind, (unsigned)r->flags);
+                    gm_system_request_stop(s, d->invariant);
+                }
+            }
             gm_req_move(r, GM_LOC_DRAM, c, now);
             gm_link_push(out, r, now);
             break;
@@ -331,6 +342,7 @@ static bool check_placement(selrep *d)
 {
     const gm_system *s = d->s;
     uint32_t span = d->g.per_mc >> d->max_since_flush;
+    d->st.placement_checks++;
     for (uint32_t j = 0; j < d->nslices; j++) {
         const gm_tag_array *t = &s->slices[j].tags;
         for (uint32_t i = 0; i < t->sets * t->assoc; i++) {
@@ -489,6 +501,13 @@ static void core_edge(void *ctx, gm_time now)
             d->max_since_flush = d->cur;
     }
     d->st.degree_cycles[d->cur]++;
+    /* The placement invariant also runs every epoch_cycles cycles, in
+     * every organization, not only at kernel boundaries. */
+    if (s->core_cycle >= d->next_check) {
+        d->next_check += d->cfg.epoch_cycles;
+        if (!d->invariant[0] && !check_placement(d))
+            gm_system_request_stop(s, d->invariant);
+    }
     if (s->kernel_index != d->kernel_seen) {
         d->kernel_seen = s->kernel_index;
         if (!d->invariant[0] && !check_placement(d))
@@ -659,6 +678,7 @@ static int selrep_build(gm_system *s, void **state, gm_error *err)
         d->last_seen[i] = UINT64_MAX;
     d->cur = d->max_since_flush = initial_degree(d);
     d->next_epoch = d->cfg.epoch_cycles;
+    d->next_check = d->cfg.epoch_cycles;
     if (gm_link_array_new(&d->core_req, d->ncores, 2, GM_SYNC_EDGES,
                           &s->clock.d[s->dom_icnt], err) ||
         gm_link_array_new(&d->core_rep, d->ncores, cfg->noc.eject_queue, GM_SYNC_EDGES,
@@ -771,6 +791,21 @@ static void selrep_stats_json(const gm_system *s, const void *state, cJSON *desi
     cJSON_AddNumberToObject(design, "replica_requests", (double)st->replica_requests);
     cJSON_AddNumberToObject(design, "replicas_created", (double)st->replicas_created);
     cJSON_AddNumberToObject(design, "replicas_flushed", (double)st->replicas_flushed);
+    /* Evictions of replicas by replacement, without a hook in the cache
+     * engine: every replica is created by one fetch and leaves by the
+     * kernel-boundary flush, by replacement, or not at all (resident at
+     * the end); nothing else invalidates a non-home line. */
+    uint64_t resident = 0;
+    for (uint32_t j = 0; j < s->nslices; j++) {
+        const gm_tag_array *t = &s->slices[j].tags;
+        for (uint32_t i = 0; i < t->sets * t->assoc; i++)
+            resident += t->line[i].used && home_of(d, t->line[i].addr) != j;
+    }
+    cJSON_AddNumberToObject(design, "replicas_resident", (double)resident);
+    cJSON_AddNumberToObject(design, "replicas_evicted",
+                            (double)st->replicas_created - (double)st->replicas_flushed -
+                                (double)resident);
+    cJSON_AddNumberToObject(design, "placement_checks", (double)st->placement_checks);
     cJSON_AddNumberToObject(design, "flushes", (double)st->flushes);
     cJSON_AddNumberToObject(design, "rdd_accesses", (double)st->rdd_accesses);
     cJSON_AddNumberToObject(design, "rdd_backlog_max", (double)st->rdd_backlog_max);
