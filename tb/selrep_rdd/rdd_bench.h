@@ -24,11 +24,7 @@
 #include <vector>
 
 #include "../common/lockstep.h"
-#include "../common/vl_bits.h"
-
-extern "C" {
-#include "designs/selrep/selrep_rddb.h"
-}
+#include "rdd_ports.h"
 
 namespace gm_tb {
 
@@ -96,14 +92,6 @@ private:
     uint64_t s_;
 };
 
-static inline unsigned rdd_clog2(unsigned n)
-{
-    unsigned b = 0;
-    while ((1u << b) < n) b++;
-    return b;
-}
-static inline unsigned rdd_safe_clog2(unsigned n) { return n > 1 ? rdd_clog2(n) : 1; }
-
 template <class VTop>
 class RddBench {
 public:
@@ -147,18 +135,7 @@ public:
         if (use_c_) gm_selrep_rddb_eval(&model_, &c_out_);
         if (top_) get_outputs(&rtl_out_);
         if (!(use_c_ && top_)) return;
-#define GM_RDD_FIELD(port, f) chk.expect(port, 0, #f, c_out_.f, rtl_out_.f)
-        GM_RDD_FIELD("busy", busy);
-        GM_RDD_FIELD("bw", bw_valid);
-        GM_RDD_FIELD("bw", bw_deg);
-        GM_RDD_FIELD("bw", bw);
-        GM_RDD_FIELD("bw", bw_sum);
-        GM_RDD_FIELD("bw", bw_max);
-        GM_RDD_FIELD("bw", bw_hits);
-        GM_RDD_FIELD("bw", bw_acc);
-        GM_RDD_FIELD("deg", deg_valid);
-        GM_RDD_FIELD("deg", deg);
-#undef GM_RDD_FIELD
+        rdd_compare(c_out_, rtl_out_, chk);
     }
 
     void step(uint64_t cycle)
@@ -348,41 +325,8 @@ private:
         }
     }
 
-    void put_inputs(const gm_selrep_rddb_in& in)
-    {
-        top_->acc_valid_i = in.acc_valid;
-        top_->acc_set_i = in.acc_set;
-        top_->acc_tag_i = in.acc_tag;
-        top_->acc_cluster_i = in.acc_cluster;
-        uint64_t v = 0, h = 0, c = 0;
-        for (unsigned k = 0; k < p_.lanes; k++) {
-            v |= static_cast<uint64_t>(in.req_valid[k] & 1u) << k;
-            h |= static_cast<uint64_t>(in.req_home[k]) << (k * slw_);
-            c |= static_cast<uint64_t>(in.req_cluster[k]) << (k * clw_);
-        }
-        top_->req_valid_i = v;
-        top_->req_home_i = h;
-        top_->req_cluster_i = c;
-        top_->epoch_i = in.epoch;
-        top_->cand_i = in.cand;
-        top_->keep_i = in.keep;
-        top_->b_llc_i = in.b_llc;
-        top_->b_mem_i = in.b_mem;
-    }
-
-    void get_outputs(gm_selrep_rddb_out* o)
-    {
-        o->busy = top_->busy_o;
-        o->bw_valid = top_->bw_valid_o;
-        o->bw_deg = top_->bw_deg_o;
-        o->bw = top_->bw_o;
-        o->bw_sum = top_->bw_sum_o;
-        o->bw_max = top_->bw_max_o;
-        o->bw_hits = top_->bw_hits_o;
-        o->bw_acc = top_->bw_acc_o;
-        o->deg_valid = top_->deg_valid_o;
-        o->deg = top_->deg_o;
-    }
+    void put_inputs(const gm_selrep_rddb_in& in) { rdd_put_inputs(top_, p_, in); }
+    void get_outputs(gm_selrep_rddb_out* o) { rdd_get_outputs(top_, o); }
 
     VTop* top_;
     bool use_c_;

@@ -75,6 +75,8 @@ struct selrep {
     gm_selrep_cfg cfg;
     gm_selrep_geom g;
     gm_selrep_rddb rdd;             /* the RDD block (selrep_rddb.h, RTL twin) */
+    const gm_selrep_rdd_twin *twin; /* co-simulation: its RTL, or NULL */
+    uint64_t rdd_cycles;            /* cycles the block has been clocked */
     rdd_acc *acc_q;                 /* observations for its ports, FIFO */
     rdd_req *req_q;
     uint32_t acc_head, acc_len, acc_cap, req_head, req_len, req_cap;
@@ -420,6 +422,13 @@ static void rdd_cycle(selrep *d, bool epoch_due)
 {
     gm_selrep_rddb_out o;
     gm_selrep_rddb_eval(&d->rdd, &o);
+    if (d->twin) {
+        /* the RTL drives; the C block runs in shadow and is compared */
+        gm_selrep_rddb_out c = o;
+        d->twin->eval(d->twin->ctx, &o);
+        if (d->twin->compare(d->twin->ctx, d->rdd_cycles, &c, &o) != 0)
+            o = c;   /* the owner stops the run; keep the model consistent */
+    }
     if (o.bw_valid) {
         epoch_rec *e = &d->cur_rec;
         uint32_t k = o.bw_deg;
@@ -467,6 +476,9 @@ static void rdd_cycle(selrep *d, bool epoch_due)
     if (backlog > d->st.rdd_backlog_max)
         d->st.rdd_backlog_max = backlog;
     gm_selrep_rddb_tick(&d->rdd, &in);
+    if (d->twin)
+        d->twin->tick(d->twin->ctx, &in);
+    d->rdd_cycles++;
 }
 
 static void epoch_end(selrep *d)
@@ -524,6 +536,8 @@ static void core_edge(void *ctx, gm_time now)
     }
     gm_selrep_rddb_out o;
     gm_selrep_rddb_eval(&d->rdd, &o);
+    if (d->twin)
+        d->twin->eval(d->twin->ctx, &o);
     /* the edge starts the decision only when the block is free */
     bool start = due && !o.busy;
     if (start)
@@ -875,3 +889,37 @@ const gm_design_ops gm_selrep_design = {
     .stats_text = selrep_stats_text,
     .point_name = selrep_point_name,
 };
+
+/* ---- co-simulation ---------------------------------------------------------- */
+
+static selrep *rdd_owner(const gm_system *s, gm_error *err)
+{
+    if (s->design != &gm_selrep_design) {
+        gm_fail(err, "selrep-rdd: the system's design is not selrep");
+        return NULL;
+    }
+    selrep *d = s->design_state;
+    if (d->cfg.org != GM_SELREP_SELREP && d->cfg.org != GM_SELREP_ADAPTIVE) {
+        gm_fail(err, "selrep-rdd: [selrep] org has no RDD (only selrep and adaptive)");
+        return NULL;
+    }
+    return d;
+}
+
+int gm_selrep_rdd_params(const gm_system *s, gm_selrep_rddb_params *p, gm_error *err)
+{
+    const selrep *d = rdd_owner(s, err);
+    if (!d)
+        return -1;
+    *p = d->rdd.p;
+    return 0;
+}
+
+int gm_selrep_attach_rdd_twin(gm_system *s, const gm_selrep_rdd_twin *twin, gm_error *err)
+{
+    selrep *d = rdd_owner(s, err);
+    if (!d)
+        return -1;
+    d->twin = twin;
+    return 0;
+}

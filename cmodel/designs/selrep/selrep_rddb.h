@@ -113,6 +113,19 @@ typedef struct gm_selrep_rddb {
     gm_selrep_rddb_out out;   /* output registers */
 } gm_selrep_rddb;
 
+/* An RTL twin of the RDD block for system co-simulation (the router's
+ * gm_router_twin of noc/net.h, for this block): while one is attached the
+ * design reads the twin's outputs, runs the C block in shadow on the same
+ * inputs and has `compare` check every output field every cycle (nonzero:
+ * a divergence, which the twin's owner reports and stops the run on). */
+typedef struct gm_selrep_rdd_twin {
+    void *ctx;
+    void (*eval)(void *ctx, gm_selrep_rddb_out *out);
+    void (*tick)(void *ctx, const gm_selrep_rddb_in *in);
+    int (*compare)(void *ctx, uint64_t cycle, const gm_selrep_rddb_out *expected,
+                   const gm_selrep_rddb_out *actual);
+} gm_selrep_rdd_twin;
+
 int gm_selrep_rddb_init(gm_selrep_rddb *b, const gm_selrep_rddb_params *p, gm_error *err);
 void gm_selrep_rddb_free(gm_selrep_rddb *b);
 void gm_selrep_rddb_eval(const gm_selrep_rddb *b, gm_selrep_rddb_out *out);
