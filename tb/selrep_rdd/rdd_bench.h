@@ -229,7 +229,7 @@ private:
     // Cycles to the next epoch end: short, or long enough for the access
     // counter to pass its maximum at this access rate.
     // A long epoch also concentrates its stimulus (tags from a pool that
-    // fits a set, so nearly every access hits; homes mostly slice 0) so
+    // fits a set, so nearly every access hits; homes mostly one slice) so
     // that hit and request counters saturate too, not only the access
     // counter.
     uint64_t gap()
@@ -238,9 +238,17 @@ private:
         // that every run of the default length saturates.
         sat_ = knobs_.long_gap && (stats_.epochs == 1 || rng_.chance(knobs_.long_gap));
         if (sat_) {
+            // Twice the counter range: with every lane valid the sum of a
+            // degree's request counters then passes half its maximum.
             uint64_t need = (uint64_t)(cnt_max_ + 1);
-            return need + need / 4 + rng_.below(static_cast<unsigned>(need / 2 + 1)) + 1;
+            sat_home_ = rng_.below(p_.slices);
+            // The decision's own cycles count too: inputs wait while busy.
+            return gm_selrep_rddb_latency(&model_) + 2 * need +
+                   rng_.below(static_cast<unsigned>(need / 2 + 1)) + 1;
         }
+        // Some medium epochs, so that products such as max * acc take
+        // values between those of short and saturating epochs.
+        if (rng_.chance(150)) return 400 + rng_.below(6000);
         return 1 + rng_.below(knobs_.short_max ? knobs_.short_max : 1);
     }
 
@@ -271,7 +279,7 @@ private:
             if (stim && (sat_ || rng_.chance(knobs_.lane))) {
                 in_.req_valid[k] = 1;
                 in_.req_home[k] = static_cast<uint8_t>(
-                    sat_ && rng_.chance(900) ? 0 : rng_.below(p_.slices));
+                    sat_ && rng_.chance(900) ? sat_home_ : rng_.below(p_.slices));
                 in_.req_cluster[k] = static_cast<uint8_t>(rng_.below(p_.clusters));
                 if (!o.busy) stats_.lanes++;
             }
@@ -343,7 +351,8 @@ private:
     std::vector<uint64_t> hot_;
     uint64_t next_epoch_ = 0;
     std::vector<std::pair<unsigned, unsigned>> pending_;  // (cand, keep) of epochs started
-    bool sat_ = false;  // this epoch is long: concentrate the stimulus to saturate
+    bool sat_ = false;
+    unsigned sat_home_ = 0;  // the slice a long epoch's requests mostly go to  // this epoch is long: concentrate the stimulus to saturate
     Stats stats_;
 };
 
