@@ -145,32 +145,54 @@ module gm_selrep_rdd #(
   // ---------------------------------------------------------------------
   // Counting: the sampled access and the request lanes.
   // ---------------------------------------------------------------------
-  logic              hit;
-  logic [LruW-1:0]   hit_way, vic_way, way, old_lru;
-  logic [ClW-1:0]    acl;
-  logic [Clusters-1:0] way_ids;
-  logic [NumDeg-1:0] deg_hit;
-  int unsigned       base;
+  // The accessed set's ways, read with constant indices only (a read or
+  // write at a computed index is a shifter over the whole store in Yosys,
+  // docs/results/area-timing.md section 3.1).
+  logic [Ways-1:0]          row_valid;
+  logic [Ways*TagW-1:0]     row_tag;
+  logic [Ways*Clusters-1:0] row_ids;
+  logic [Ways*LruW-1:0]     row_lru;
+  logic                     hit;
+  logic [LruW-1:0]          hit_way, vic_way, way, old_lru;
+  logic [ClW-1:0]           acl;
+  logic [Clusters-1:0]      way_ids;
+  logic [NumDeg-1:0]        deg_hit;
 
   always_comb begin
+    row_valid = '0;
+    row_tag   = '0;
+    row_ids   = '0;
+    row_lru   = '0;
+    for (int st = 0; st < Sets; st++) begin
+      if (32'(acc_set_i) == st) begin
+        row_valid = valid_q[st*Ways +: Ways];
+        row_tag   = tag_q[st*Ways*TagW +: Ways*TagW];
+        row_ids   = ids_q[st*Ways*Clusters +: Ways*Clusters];
+        row_lru   = lru_q[st*Ways*LruW +: Ways*LruW];
+      end
+    end
     hit     = 1'b0;
     hit_way = '0;
     vic_way = '0;
     acl     = acc_cluster_i;
-    base    = 32'(acc_set_i) * 32'(Ways);
     for (int w = 0; w < Ways; w++) begin
-      if (valid_q[base + 32'(w)] &&
-          tag_q[(base + 32'(w)) * TagW +: TagW] == acc_tag_i) begin
+      if (row_valid[w] && row_tag[w*TagW +: TagW] == acc_tag_i) begin
         hit     = 1'b1;
         hit_way = LruW'(w);
       end
-      if (32'(lru_q[(base + 32'(w)) * LruW +: LruW]) == 32'(Ways - 1)) begin
+      if (32'(row_lru[w*LruW +: LruW]) == 32'(Ways - 1)) begin
         vic_way = LruW'(w);
       end
     end
     way     = hit ? hit_way : vic_way;
-    old_lru = lru_q[(base + 32'(way)) * LruW +: LruW];
-    way_ids = ids_q[(base + 32'(way)) * Clusters +: Clusters];
+    old_lru = '0;
+    way_ids = '0;
+    for (int w = 0; w < Ways; w++) begin
+      if (32'(way) == w) begin
+        old_lru = row_lru[w*LruW +: LruW];
+        way_ids = row_ids[w*Clusters +: Clusters];
+      end
+    end
     // Degree d: the requester's replica group is the Clusters >> d
     // clusters that agree with it above bit ClLog - d.
     for (int d = 0; d < NumDeg; d++) begin
@@ -186,7 +208,10 @@ module gm_selrep_rdd #(
     end
   end
 
-  // Per degree and slice: how many lanes this cycle would go there.
+  // Per degree and slice: how many lanes this cycle would go there. The
+  // target of lane k under degree d is home mod span + group * span,
+  // span = Slices >> d, group = cluster >> (ClLog - d); each counter
+  // compares it with its own (constant) slice.
   logic [NumDeg*Slices*LaneW-1:0] lane_cnt;
   int unsigned lhome, lcl, tgt;
   always_comb begin
@@ -198,11 +223,12 @@ module gm_selrep_rdd #(
       for (int k = 0; k < Lanes; k++) begin
         lhome = 32'(req_home_i[k*SlW +: SlW]);
         lcl   = 32'(req_cluster_i[k*ClW +: ClW]);
-        // span = Slices >> d; target = home mod span + group * span
         tgt   = (lhome & ((32'd1 << (SlLog - d)) - 1)) | ((lcl >> (ClLog - d)) << (SlLog - d));
-        if (req_valid_i[k]) begin
-          lane_cnt[(d*Slices + tgt)*LaneW +: LaneW] =
-            lane_cnt[(d*Slices + tgt)*LaneW +: LaneW] + LaneW'(1);
+        for (int i = 0; i < Slices; i++) begin
+          if (req_valid_i[k] && tgt == i) begin
+            lane_cnt[(d*Slices + i)*LaneW +: LaneW] =
+              lane_cnt[(d*Slices + i)*LaneW +: LaneW] + LaneW'(1);
+          end
         end
       end
     end
@@ -216,16 +242,26 @@ module gm_selrep_rdd #(
   logic [TW-1:0]   ld_t, ld_mllc, ld_mmem;
   logic [NumW-1:0] ld_num;
   logic [DenW-1:0] ld_den;
+  logic [Slices*CntW-1:0] cur_req;   // the request counters of degree d_q
+  logic [CntW-1:0]        cur_hits;
   always_comb begin
+    cur_req  = '0;
+    cur_hits = '0;
+    for (int d = 0; d < NumDeg; d++) begin
+      if (32'(d_q) == d) begin
+        cur_req  = req_q[d*Slices*CntW +: Slices*CntW];
+        cur_hits = hits_q[d*CntW +: CntW];
+      end
+    end
     ld_sum = '0;
     ld_max = '0;
     ld_r   = '0;
     for (int i = 0; i < Slices; i++) begin
-      ld_r   = req_q[(32'(d_q) * Slices + i) * CntW +: CntW];
+      ld_r   = cur_req[i*CntW +: CntW];
       ld_sum = ld_sum + SumW'(ld_r);
       if (ld_r > ld_max) ld_max = ld_r;
     end
-    ld_hits  = hits_q[32'(d_q) * CntW +: CntW];
+    ld_hits  = cur_hits;
     if (ld_hits > acc_q) ld_hits = acc_q;
     ld_acc1  = (acc_q == '0) ? CntW'(1) : acc_q;
     ld_hits1 = (acc_q == '0) ? CntW'(1) : ld_hits;
@@ -254,7 +290,9 @@ module gm_selrep_rdd #(
     dv_ge  = CmpW'(rem_q) >= dv_sh;
     dv_rem = dv_ge ? NumW'(CmpW'(rem_q) - dv_sh) : rem_q;
     dv_quo = quo_q;
-    if (dv_ge) dv_quo[bitpos] = 1'b1;
+    for (int b = 0; b < QW; b++) begin
+      if (dv_ge && bitpos == b) dv_quo[b] = 1'b1;
+    end
   end
 
   logic last_deg, better;
@@ -303,17 +341,22 @@ module gm_selrep_rdd #(
         for (int d = 0; d < NumDeg; d++) begin
           if (deg_hit[d]) hits_d[d*CntW +: CntW] = sat_add(hits_q[d*CntW +: CntW], LaneW'(1));
         end
-        for (int w = 0; w < Ways; w++) begin
-          if (lru_q[(base + 32'(w)) * LruW +: LruW] < old_lru) begin
-            lru_d[(base + 32'(w)) * LruW +: LruW] = lru_q[(base + 32'(w)) * LruW +: LruW] +
-                                                     LruW'(1);
+        for (int st = 0; st < Sets; st++) begin
+          if (32'(acc_set_i) == st) begin
+            for (int w = 0; w < Ways; w++) begin
+              if (32'(way) == w) begin
+                lru_d[(st*Ways + w)*LruW +: LruW]           = '0;
+                valid_d[st*Ways + w]                        = 1'b1;
+                tag_d[(st*Ways + w)*TagW +: TagW]           = acc_tag_i;
+                ids_d[(st*Ways + w)*Clusters +: Clusters]   =
+                  (hit ? way_ids : '0) | (Clusters'(1) << acl);
+              end else if (lru_q[(st*Ways + w)*LruW +: LruW] < old_lru) begin
+                lru_d[(st*Ways + w)*LruW +: LruW] = lru_q[(st*Ways + w)*LruW +: LruW] +
+                                                    LruW'(1);
+              end
+            end
           end
         end
-        lru_d[(base + 32'(way)) * LruW +: LruW] = '0;
-        valid_d[base + 32'(way)] = 1'b1;
-        tag_d[(base + 32'(way)) * TagW +: TagW] = acc_tag_i;
-        ids_d[(base + 32'(way)) * Clusters +: Clusters] =
-          (hit ? way_ids : '0) | (Clusters'(1) << acl);
       end
       for (int j = 0; j < NumDeg * Slices; j++) begin
         req_d[j*CntW +: CntW] = sat_add(req_q[j*CntW +: CntW], lane_cnt[j*LaneW +: LaneW]);
@@ -347,7 +390,7 @@ module gm_selrep_rdd #(
         bw_d       = dv_quo;
         bw_sum_d   = sum_q;
         bw_max_d   = max_q;
-        bw_hits_d  = hits_q[32'(d_q) * CntW +: CntW];
+        bw_hits_d  = cur_hits;
         bw_acc_d   = acc_q;
         if (better) begin
           best_any_d = 1'b1;
