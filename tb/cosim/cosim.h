@@ -19,6 +19,7 @@
 
 extern "C" {
 #include "cli/cli.h"
+#include "designs/selrep/selrep_rddb.h"
 #include "noc/router.h"
 }
 
@@ -57,6 +58,30 @@ int cli_main(int argc, char** argv, const gm_cli_ext* base);
 
 struct ModelRegistrar {
     explicit ModelRegistrar(ModelKind k) { model_registry().push_back(std::move(k)); }
+};
+
+// The SelRep RDD block (rtl/gm_selrep_rdd.sv) behind the same kind of
+// interface; a system has at most one (`--rtl selrep-rdd`).
+class RtlRdd {
+public:
+    virtual ~RtlRdd() = default;
+    virtual void reset() = 0;
+    virtual void outputs(gm_selrep_rddb_out* out) = 0;
+    virtual void clock(const gm_selrep_rddb_in& in, uint64_t cycle) = 0;
+    virtual void trace_open(const std::string& path) = 0;
+    virtual void trace_close() = 0;
+};
+
+struct RddModelKind {
+    gm_selrep_rddb_params params;
+    std::string prefix;
+    std::function<std::unique_ptr<RtlRdd>(VerilatedContext*)> make;
+};
+
+std::vector<RddModelKind>& rdd_model_registry();
+
+struct RddModelRegistrar {
+    explicit RddModelRegistrar(RddModelKind k) { rdd_model_registry().push_back(std::move(k)); }
 };
 
 }  // namespace gm_cosim

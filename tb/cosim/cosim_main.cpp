@@ -21,9 +21,11 @@
 
 #include "cosim/cosim.h"
 #include "router/router_bench.h"
+#include "selrep_rdd/rdd_ports.h"
 
 extern "C" {
 #include "cli/cli.h"
+#include "designs/selrep/selrep.h"
 #include "system/system.h"
 #include "noc/net.h"
 }
@@ -33,6 +35,12 @@ namespace gm_cosim {
 std::vector<ModelKind>& model_registry()
 {
     static std::vector<ModelKind> r;
+    return r;
+}
+
+std::vector<RddModelKind>& rdd_model_registry()
+{
+    static std::vector<RddModelKind> r;
     return r;
 }
 
@@ -55,6 +63,7 @@ std::string cfg_text(const gm_router_cfg& c)
 }
 
 struct Twin;
+struct RddTwin;
 
 // Everything one co-simulated run holds; the gm_cli_ext argument.
 struct Session {
@@ -62,6 +71,7 @@ struct Session {
     char** argv = nullptr;
     std::unique_ptr<VerilatedContext> ctx;
     std::vector<std::unique_ptr<Twin>> twins;
+    std::unique_ptr<RddTwin> rdd;  // the SelRep RDD in RTL (--rtl selrep-rdd), or null
     gm_system* sys = nullptr;
     std::string divergence;      // first failure (mismatch or RTL assertion), or ""
     std::string diverged_name;   // its instance
@@ -89,14 +99,122 @@ struct Twin {
 // Records the first failure of the run and asks the system to stop after
 // the current edge; later ones (other instances in the same edge) are
 // only printed.
-void record_failure(Twin* t, uint64_t cycle, const std::string& what)
+void record_failure_of(Session* s, const std::string& name, uint64_t cycle,
+                       const std::string& what)
 {
-    Session* s = t->s;
     if (!s->divergence.empty()) return;
     s->divergence = what;
-    s->diverged_name = t->name;
+    s->diverged_name = name;
     s->diverged_cycle = cycle;
     gm_system_request_stop(s->sys, s->divergence.c_str());
+}
+
+void record_failure(Twin* t, uint64_t cycle, const std::string& what)
+{
+    record_failure_of(t->s, t->name, cycle, what);
+}
+
+// The SelRep RDD instance: the gm_selrep_rdd_twin callbacks over an RtlRdd.
+// Its cycle is the design's count of RDD (core) cycles.
+struct RddTwin {
+    Session* s = nullptr;
+    std::string name = "selrep-rdd";
+    std::unique_ptr<RtlRdd> rtl;
+    gm_selrep_rdd_twin hook{};
+    uint64_t compared = 0;
+    uint64_t cycle = 0;
+    bool tracing = false;
+};
+
+void rdd_eval(void* ctx, gm_selrep_rddb_out* out)
+{
+    static_cast<RddTwin*>(ctx)->rtl->outputs(out);
+}
+
+void rdd_tick(void* ctx, const gm_selrep_rddb_in* in)
+{
+    RddTwin* t = static_cast<RddTwin*>(ctx);
+    Session* s = t->s;
+    if (!t->tracing && !s->wave_path.empty() && t->name == s->wave_instance &&
+        t->cycle >= s->wave_from) {
+        t->rtl->trace_open(s->wave_path);
+        t->tracing = true;
+    }
+    t->rtl->clock(*in, t->cycle);
+    if (s->ctx->gotError() || s->ctx->gotFinish())
+        record_failure_of(s, t->name, t->cycle,
+                          "co-simulation: RTL of selrep-rdd stopped at cycle " +
+                              std::to_string(t->cycle) + " (assertion or $finish)");
+}
+
+int rdd_compare(void* ctx, uint64_t cycle, const gm_selrep_rddb_out* expected,
+                const gm_selrep_rddb_out* actual)
+{
+    RddTwin* t = static_cast<RddTwin*>(ctx);
+    t->compared++;
+    t->cycle = cycle;
+    gm_tb::Checker chk;
+    gm_tb::rdd_compare(*expected, *actual, chk);
+    if (!chk.failed()) return 0;
+    for (const auto& l : chk.lines())
+        std::fprintf(stderr, "FAILURE: %s cycle %" PRIu64 ": %s\n", t->name.c_str(), cycle,
+                     l.c_str());
+    record_failure_of(t->s, t->name, cycle,
+                      "co-simulation: RTL of selrep-rdd diverged from the C block at cycle " +
+                          std::to_string(cycle) + ": " + chk.lines()[0]);
+    return 1;
+}
+
+bool same_params(const gm_selrep_rddb_params& a, const gm_selrep_rddb_params& b)
+{
+    return a.sets == b.sets && a.ways == b.ways && a.clusters == b.clusters &&
+           a.slices == b.slices && a.ndeg == b.ndeg && a.counter_bits == b.counter_bits &&
+           a.tag_bits == b.tag_bits && a.lanes == b.lanes && a.capacity == b.capacity;
+}
+
+std::string params_text(const gm_selrep_rddb_params& p)
+{
+    char b[160];
+    std::snprintf(b, sizeof b, "sets %u ways %u clusters %u slices %u degrees %u counters %u "
+                  "tags %u lanes %u capacity %d", p.sets, p.ways, p.clusters, p.slices, p.ndeg,
+                  p.counter_bits, p.tag_bits, p.lanes, p.capacity ? 1 : 0);
+    return b;
+}
+
+bool pattern_has(const std::string& pattern, const std::string& want)
+{
+    size_t start = 0;
+    while (start <= pattern.size()) {
+        size_t end = pattern.find(',', start);
+        if (end == std::string::npos) end = pattern.size();
+        if (pattern.compare(start, end - start, want) == 0) return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+int attach_rdd(Session* s, gm_system* sys, gm_error* err)
+{
+    gm_selrep_rddb_params p;
+    if (gm_selrep_rdd_params(sys, &p, err) != 0) return -1;
+    const RddModelKind* k = nullptr;
+    for (const RddModelKind& m : rdd_model_registry())
+        if (same_params(m.params, p)) k = &m;
+    if (!k) {
+        std::string built;
+        for (const RddModelKind& m : rdd_model_registry()) built += "\n  " + params_text(m.params);
+        return gm_fail(err, "no Verilated RDD with %s; gmsim-cosim was built with:%s\n"
+                            "(add it to tb/cosim/CMakeLists.txt)", params_text(p).c_str(),
+                       built.c_str());
+    }
+    auto t = std::make_unique<RddTwin>();
+    t->s = s;
+    t->rtl = k->make(s->ctx.get());
+    t->rtl->reset();
+    t->hook = gm_selrep_rdd_twin{t.get(), rdd_eval, rdd_tick, rdd_compare};
+    if (gm_selrep_attach_rdd_twin(sys, &t->hook, err) != 0) return -1;
+    s->rdd = std::move(t);
+    return 0;
 }
 
 void twin_eval(void* ctx, gm_router_out* out)
@@ -218,13 +336,16 @@ int attach(void* arg, gm_system* sys, const char* pattern, gm_error* err)
             s->twins.push_back(std::move(t));
         }
     }
-    if (s->twins.empty())
+    if (pattern_has(pattern, "selrep-rdd") && attach_rdd(s, sys, err) != 0) return -1;
+    if (s->twins.empty() && !s->rdd)
         return gm_fail(err, "no router instance matches (see gmsim topology --table; "
                             "patterns: all, noc, noc1, noc2, or globs such as noc1-request-*)");
-    if (!s->replaying)
+    if (!s->replaying && !s->twins.empty())
         std::fprintf(stderr, "gmsim-cosim: %zu router instance%s in RTL (%s ...)\n",
                      s->twins.size(), s->twins.size() == 1 ? "" : "s",
                      s->twins.front()->name.c_str());
+    if (!s->replaying && s->rdd)
+        std::fprintf(stderr, "gmsim-cosim: the SelRep RDD in RTL (selrep-rdd)\n");
     s->cpu0 = cpu_now();
     return 0;
 }
@@ -259,15 +380,23 @@ int finish(void* arg, gm_system* sys, gm_error* err)
     Session* s = static_cast<Session*>(arg);
     double cpu = cpu_now() - s->cpu0;
     for (auto& t : s->twins) t->rtl->trace_close();
+    if (s->rdd) s->rdd->rtl->trace_close();
     if (s->replaying) return s->divergence.empty() ? 0 : -1;
     uint64_t cycles = 0;
     for (const auto& t : s->twins) cycles += t->compared;
+    size_t instances = s->twins.size() + (s->rdd ? 1 : 0);
     std::fprintf(stderr,
                  "gmsim-cosim: %zu instance%s, %" PRIu64 " router-cycles compared, %.2f CPU s "
                  "in the run\n",
-                 s->twins.size(), s->twins.size() == 1 ? "" : "s", cycles, cpu);
+                 instances, instances == 1 ? "" : "s", cycles, cpu);
+    if (s->rdd)
+        std::fprintf(stderr, "gmsim-cosim: %" PRIu64 " RDD cycles compared\n",
+                     s->rdd->compared);
     if (s->divergence.empty()) {
-        std::fprintf(stderr, "gmsim-cosim: RTL matched the C routers every cycle\n");
+        if (!s->twins.empty())
+            std::fprintf(stderr, "gmsim-cosim: RTL matched the C routers every cycle\n");
+        if (s->rdd)
+            std::fprintf(stderr, "gmsim-cosim: RTL matched the C RDD every cycle\n");
         return 0;
     }
     replay_for_waveform(s);
@@ -290,7 +419,8 @@ const char kRunHelp[] =
     "                     'all', a network (noc, noc1, noc2) or a glob over the\n"
     "                     instance names of 'gmsim topology' (noc1-request-*).\n"
     "                     A divergence stops the run (exit 4) and leaves\n"
-    "                     cosim_<instance>.fst. docs/cosim.md.\n";
+    "                     cosim_<instance>.fst. docs/cosim.md.\n"
+    "                     'selrep-rdd': the SelRep design's RDD block.\n";
 
 }  // namespace
 }  // namespace gm_cosim
@@ -326,6 +456,7 @@ int cli_main(int argc, char** argv, const gm_cli_ext* base)
     ext.arg = &s;
     int rc = gm_cli_main(argc, argv, &ext);
     s.twins.clear();  // the models before their context
+    s.rdd.reset();
     return rc;
 }
 

@@ -3,8 +3,10 @@
 # system: 64 SMs, 64 LLC slices, HBM) runs btree at size tiny, whose CTAs
 # all read the tree's top levels, to a drained end, with epochs short
 # enough (1000 cycles) that selrep and adaptive decide several times. The
-# model's own placement invariant (no line outside the slices its degree
-# reaches) is checked at every kernel boundary and at the end. About 3 s.
+# model's own invariants (no line outside the slices its degree reaches,
+# checked every epoch_cycles, at every kernel boundary and at the end; no
+# replica fetched for anything but a read-only load) stop a run that
+# breaks them. About 3 s.
 set -eu
 GMSIM=$1 SRC=$2
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -27,6 +29,14 @@ assert sum(d["slice_requests"]) == d["llc_requests"] > 0
 assert 0 < d["ro_requests"] <= d["llc_requests"]
 assert sum(d["degree_cycles"]) == s["summary"]["core_cycles"]
 assert sum(d["degree_epochs"]) == d["epochs"]
+# loads that are not read-only exist, yet every replica fetch came from a
+# read-only load (the model stops the run otherwise: status would not be
+# "done"); replicas created = flushed + evicted + resident
+assert d["llc_requests"] > d["ro_requests"]
+assert d["replicas_evicted"] >= 0 and d["replicas_resident"] >= 0, d
+assert d["replicas_created"] == (d["replicas_flushed"] + d["replicas_evicted"]
+                                 + d["replicas_resident"])
+assert d["placement_checks"] >= 2
 org = d["org"]
 if org == "Shared":
     # one home slice per line: nothing ever goes anywhere else

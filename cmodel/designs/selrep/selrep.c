@@ -13,12 +13,29 @@
 #include "cache/l1d.h"
 #include "designs/common.h"
 #include "designs/selrep/selrep_rdd.h"
+#include "designs/selrep/selrep_rddb.h"
 #include "noc/net.h"
 #include "system/system.h"
 #include "workload/workload.h"
 
 
 #define EPOCH_LOG_MAX 4096u
+/* Request lanes of the RDD block: requests it counts per core cycle
+ * (**choice**, docs/designs/selrep.md section 4); more wait in a queue. */
+#define RDD_LANES 4u
+/* Bits of the line address the RDD keeps as a tag: 2^32 lines of 128 B
+ * are 512 GB, so no two lines of a run alias. */
+#define RDD_TAG_BITS 32u
+
+typedef struct rdd_acc {
+    uint32_t set;
+    uint64_t tag;
+    uint8_t cluster;
+} rdd_acc;
+
+typedef struct rdd_req {
+    uint8_t home, cluster;
+} rdd_req;
 
 typedef struct selrep selrep;
 
@@ -43,8 +60,10 @@ typedef struct selrep_stats {
     uint64_t replica_requests;      /* read-only loads sent to a slice other than home */
     uint64_t replicas_created;      /* line fetches by a slice other than the home */
     uint64_t replicas_flushed;      /* replicas invalidated at kernel boundaries */
+    uint64_t placement_checks;      /* runs of the placement invariant */
     uint64_t flushes;
     uint64_t rdd_accesses;
+    uint64_t rdd_backlog_max;       /* observations waiting for the RDD block's ports */
     uint64_t epochs;
     uint64_t degree_epochs[GM_SELREP_MAX_DEG];  /* epochs decided per degree */
     uint64_t degree_cycles[GM_SELREP_MAX_DEG];  /* core cycles in force per degree */
@@ -55,7 +74,13 @@ struct selrep {
     gm_system *s;
     gm_selrep_cfg cfg;
     gm_selrep_geom g;
-    gm_selrep_rdd rdd;
+    gm_selrep_rddb rdd;             /* the RDD block (selrep_rddb.h, RTL twin) */
+    const gm_selrep_rdd_twin *twin; /* co-simulation: its RTL, or NULL */
+    uint64_t rdd_cycles;            /* cycles the block has been clocked */
+    rdd_acc *acc_q;                 /* observations for its ports, FIFO */
+    rdd_req *req_q;
+    uint32_t acc_head, acc_len, acc_cap, req_head, req_len, req_cap;
+    epoch_rec cur_rec;              /* the epoch being decided */
     uint32_t *sampled;              /* [rdd_sets] slice set index of each RDD set */
     uint32_t ncores, nslices, nchannels, per_chan, chans_per_mc, cores_per_cluster;
     gm_l1d *l1;
@@ -74,7 +99,7 @@ struct selrep {
     /* degree state (indices: degree = 1 << index) */
     uint32_t cur, pending, max_since_flush, private_left;
     bool has_pending;
-    uint64_t apply_at, next_epoch;
+    uint64_t apply_at, next_epoch, next_check;
     uint32_t kernel_seen;
     char invariant[256];
     epoch_rec *log;
@@ -142,6 +167,28 @@ static const gm_core_port_ops selrep_port_ops = {
 
 /* ---- RDD observation at the MC-router ------------------------------------ */
 
+/* Appends a slot to a FIFO of observations (an array from `head`, `len`
+ * long), compacting or growing it; false only when out of memory, and
+ * then the observation is lost (counted nowhere: it cannot happen in the
+ * sizes gmsim runs). */
+static bool push_obs(void **q, size_t elem, uint32_t *head, uint32_t *len, uint32_t *cap)
+{
+    if (*head && *head + *len == *cap) {
+        memmove(*q, (char *)*q + (size_t)*head * elem, (size_t)*len * elem);
+        *head = 0;
+    }
+    if (*len == *cap) {
+        uint32_t ncap = *cap ? *cap * 2 : 64;
+        void *n = realloc(*q, (size_t)ncap * elem);
+        if (!n)
+            return false;
+        *q = n;
+        *cap = ncap;
+    }
+    (*len)++;
+    return true;
+}
+
 static bool rdd_active(const selrep *d)
 {
     return d->cfg.org == GM_SELREP_SELREP ||
@@ -164,13 +211,21 @@ static void observe(selrep *d, const gm_req *r)
     if (!rdd_active(d) || home / d->g.per_mc != d->cfg.rdd_mc)
         return;
     uint32_t cluster = r->src / d->cores_per_cluster;
-    gm_selrep_rdd_count_request(&d->rdd, &d->g, home % d->g.per_mc, cluster);
+    if (!push_obs((void **)&d->req_q, sizeof *d->req_q, &d->req_head, &d->req_len,
+                  &d->req_cap))
+        return;
+    d->req_q[d->req_head + d->req_len - 1] =
+        (rdd_req){.home = (uint8_t)(home % d->g.per_mc), .cluster = (uint8_t)cluster};
     if (home != first)
         return;     /* the sampled sets are those of the router's first slice */
     uint32_t set = gm_tag_set(&d->s->slices[first].tags, r->addr);
     for (uint32_t k = 0; k < d->cfg.rdd_sets; k++)
-        if (d->sampled[k] == set) {
-            gm_selrep_rdd_access(&d->rdd, k, r->addr, cluster);
+        if (d->sampled[k] == set &&
+            push_obs((void **)&d->acc_q, sizeof *d->acc_q, &d->acc_head, &d->acc_len,
+                     &d->acc_cap)) {
+            d->acc_q[d->acc_head + d->acc_len - 1] =
+                (rdd_acc){.set = k, .tag = r->addr / d->s->cfg.l2.cache.line_bytes,
+                          .cluster = (uint8_t)cluster};
             d->st.rdd_accesses++;
         }
 }
@@ -226,8 +281,18 @@ static void mcx_requests(selrep *d, gm_time now)
             gm_link_pop(&s->l2_dram[j], now);
             d->used[j] = 1;
             d->rr_req[q] = j % per_mc;
-            if (r->kind != GM_REQ_WRITEBACK && j != h)
+            if (r->kind != GM_REQ_WRITEBACK && j != h) {
                 d->st.replicas_created++;
+                /* Only read-only loads may make a replica (section 3). */
+                if ((r->kind != GM_REQ_LOAD || !(r->flags & GM_INST_READ_ONLY)) &&
+                    !d->invariant[0]) {
+                    snprintf(d->invariant, sizeof d->invariant,
+                             "invariant: slice %u fetches line 0x%" PRIx64 " (home %u) for a "
+                             "request that is not a read-only load (kind %d flags 0x%x)", j,
+                             r->addr, h, (int)r->kind, (unsigned)r->flags);
+                    gm_system_request_stop(s, d->invariant);
+                }
+            }
             gm_req_move(r, GM_LOC_DRAM, c, now);
             gm_link_push(out, r, now);
             break;
@@ -279,6 +344,7 @@ static bool check_placement(selrep *d)
 {
     const gm_system *s = d->s;
     uint32_t span = d->g.per_mc >> d->max_since_flush;
+    d->st.placement_checks++;
     for (uint32_t j = 0; j < d->nslices; j++) {
         const gm_tag_array *t = &s->slices[j].tags;
         for (uint32_t i = 0; i < t->sets * t->assoc; i++) {
@@ -333,39 +399,106 @@ static void set_degree(selrep *d, uint32_t deg)
     d->apply_at = d->s->core_cycle + d->cfg.prop_delay;
 }
 
-static void log_epoch(selrep *d, uint32_t deg, const uint64_t *bw)
+/* A decided epoch: statistics, the log, and the degree after prop_delay. */
+static void epoch_decided(selrep *d, uint32_t deg)
 {
-    if (d->nlog == EPOCH_LOG_MAX)
-        return;
-    epoch_rec *e = &d->log[d->nlog++];
-    *e = (epoch_rec){.cycle = d->s->core_cycle, .degree = deg, .acc = d->rdd.c.acc};
-    for (uint32_t k = 0; k < d->g.ndeg; k++) {
-        e->hits[k] = d->rdd.c.hits[k];
-        e->lsp[k] = gm_selrep_lsp(&d->rdd.c, k);
-        e->bw[k] = bw[k];
+    if (d->cfg.org == GM_SELREP_ADAPTIVE && d->cur == 0 && deg == d->g.ndeg - 1)
+        d->private_left = d->cfg.adaptive_period;
+    d->st.epochs++;
+    d->st.degree_epochs[deg]++;
+    d->cur_rec.degree = deg;
+    if (d->nlog < EPOCH_LOG_MAX)
+        d->log[d->nlog++] = d->cur_rec;
+    set_degree(d, deg);
+}
+
+/* One core cycle of the RDD block: its outputs of this cycle (a degree's
+ * result, the decision), then the edge with the oldest waiting
+ * observations and, at an epoch end, the start of a decision. While the
+ * block is busy (gm_selrep_rddb_latency cycles) observations wait in the
+ * queues; an epoch end waits for it too (never, when epoch_cycles is
+ * longer than the latency). */
+static void rdd_cycle(selrep *d, bool epoch_due)
+{
+    gm_selrep_rddb_out o;
+    gm_selrep_rddb_eval(&d->rdd, &o);
+    if (d->twin) {
+        /* the RTL drives; the C block runs in shadow and is compared */
+        gm_selrep_rddb_out c = o;
+        d->twin->eval(d->twin->ctx, &o);
+        if (d->twin->compare(d->twin->ctx, d->rdd_cycles, &c, &o) != 0)
+            o = c;   /* the owner stops the run; keep the model consistent */
     }
+    if (o.bw_valid) {
+        epoch_rec *e = &d->cur_rec;
+        uint32_t k = o.bw_deg;
+        e->acc = o.bw_acc;
+        e->hits[k] = o.bw_hits;
+        e->lsp[k] = o.bw_max ? ((uint64_t)o.bw_sum << GM_SELREP_FRAC_BITS) / o.bw_max : 0;
+        e->bw[k] = o.bw;
+    }
+    if (o.deg_valid)
+        epoch_decided(d, o.deg);
+    gm_selrep_rddb_in in = {0};
+    if (!o.busy) {
+        if (d->acc_len) {
+            const rdd_acc *a = &d->acc_q[d->acc_head++];
+            d->acc_len--;
+            in.acc_valid = 1;
+            in.acc_set = a->set;
+            in.acc_tag = a->tag & (((uint64_t)1 << RDD_TAG_BITS) - 1);
+            in.acc_cluster = a->cluster;
+        }
+        for (uint32_t k = 0; k < RDD_LANES && d->req_len; k++) {
+            const rdd_req *r = &d->req_q[d->req_head++];
+            d->req_len--;
+            in.req_valid[k] = 1;
+            in.req_home[k] = r->home;
+            in.req_cluster[k] = r->cluster;
+        }
+        if (!d->acc_len)
+            d->acc_head = 0;
+        if (!d->req_len)
+            d->req_head = 0;
+        if (epoch_due) {
+            uint32_t top = d->g.ndeg - 1;
+            in.epoch = 1;
+            /* adaptive, sampling as shared: all or nothing */
+            in.cand = (uint8_t)(d->cfg.org == GM_SELREP_SELREP ? (1u << d->g.ndeg) - 1
+                                                                : 1u | (1u << top));
+            in.keep = (uint8_t)(d->cfg.org == GM_SELREP_SELREP ? d->cur : 0);
+            in.b_llc = (uint16_t)d->cfg.b_llc;
+            in.b_mem = (uint16_t)d->cfg.b_mem;
+            d->cur_rec = (epoch_rec){.cycle = d->s->core_cycle};
+        }
+    }
+    uint64_t backlog = (uint64_t)d->acc_len + d->req_len;
+    if (backlog > d->st.rdd_backlog_max)
+        d->st.rdd_backlog_max = backlog;
+    gm_selrep_rddb_tick(&d->rdd, &in);
+    if (d->twin)
+        d->twin->tick(d->twin->ctx, &in);
+    d->rdd_cycles++;
 }
 
 static void epoch_end(selrep *d)
 {
-    uint64_t bw[GM_SELREP_MAX_DEG] = {0};
-    uint32_t top = d->g.ndeg - 1, deg = d->cur;
-    if (d->cfg.org == GM_SELREP_SELREP) {
-        deg = gm_selrep_pick(&d->rdd.c, d->cfg.b_llc, d->cfg.b_mem, (1u << d->g.ndeg) - 1,
-                             d->cur, bw);
-    } else if (d->cur == 0) {
-        /* adaptive, sampling as shared: all or nothing */
-        deg = gm_selrep_pick(&d->rdd.c, d->cfg.b_llc, d->cfg.b_mem, 1u | (1u << top), 0, bw);
-        if (deg == top)
-            d->private_left = d->cfg.adaptive_period;
-    } else if (--d->private_left == 0) {
-        deg = 0;    /* adaptive: back to shared to see all clusters again */
+    /* adaptive, private: no sampling; back to shared after the period to
+     * see all clusters again */
+    if (--d->private_left == 0) {
+        d->st.epochs++;
+        d->st.degree_epochs[0]++;
+        d->cur_rec = (epoch_rec){.cycle = d->s->core_cycle, .degree = 0};
+        if (d->nlog < EPOCH_LOG_MAX)
+            d->log[d->nlog++] = d->cur_rec;
+        set_degree(d, 0);
+    } else {
+        d->st.epochs++;
+        d->st.degree_epochs[d->cur]++;
+        d->cur_rec = (epoch_rec){.cycle = d->s->core_cycle, .degree = d->cur};
+        if (d->nlog < EPOCH_LOG_MAX)
+            d->log[d->nlog++] = d->cur_rec;
     }
-    d->st.epochs++;
-    d->st.degree_epochs[deg]++;
-    log_epoch(d, deg, bw);
-    gm_selrep_rdd_clear(&d->rdd);
-    set_degree(d, deg);
 }
 
 static void core_edge(void *ctx, gm_time now)
@@ -380,17 +513,36 @@ static void core_edge(void *ctx, gm_time now)
             d->max_since_flush = d->cur;
     }
     d->st.degree_cycles[d->cur]++;
+    /* The placement invariant also runs every epoch_cycles cycles, in
+     * every organization, not only at kernel boundaries. */
+    if (s->core_cycle >= d->next_check) {
+        d->next_check += d->cfg.epoch_cycles;
+        if (!d->invariant[0] && !check_placement(d))
+            gm_system_request_stop(s, d->invariant);
+    }
     if (s->kernel_index != d->kernel_seen) {
         d->kernel_seen = s->kernel_index;
         if (!d->invariant[0] && !check_placement(d))
             gm_system_request_stop(s, d->invariant);
         flush_replicas(d);
     }
-    if ((d->cfg.org == GM_SELREP_SELREP || d->cfg.org == GM_SELREP_ADAPTIVE) &&
-        s->core_cycle >= d->next_epoch) {
+    if (d->cfg.org != GM_SELREP_SELREP && d->cfg.org != GM_SELREP_ADAPTIVE)
+        return;
+    bool due = s->core_cycle >= d->next_epoch;
+    if (due && !rdd_active(d)) {
         d->next_epoch += d->cfg.epoch_cycles;
         epoch_end(d);
+        due = false;
     }
+    gm_selrep_rddb_out o;
+    gm_selrep_rddb_eval(&d->rdd, &o);
+    if (d->twin)
+        d->twin->eval(d->twin->ctx, &o);
+    /* the edge starts the decision only when the block is free */
+    bool start = due && !o.busy;
+    if (start)
+        d->next_epoch += d->cfg.epoch_cycles;
+    rdd_cycle(d, start);
 }
 
 /* ---- build ----------------------------------------------------------------- */
@@ -491,9 +643,11 @@ static void selrep_destroy(void *state)
     free(d->used);
     free(d->last_seen);
     free(d->sampled);
+    free(d->acc_q);
+    free(d->req_q);
     free(d->log);
     free(d->st.slice_requests);
-    gm_selrep_rdd_free(&d->rdd);
+    gm_selrep_rddb_free(&d->rdd);
     free(d);
 }
 
@@ -513,9 +667,14 @@ static int selrep_build(gm_system *s, void **state, gm_error *err)
     d->chans_per_mc = s->nchannels / d->cfg.mc_routers;
     d->cores_per_cluster = cfg->core.num_cores / cfg->core.clusters;
     if (gm_selrep_geom_init(&d->g, s->nslices, d->cfg.mc_routers, cfg->core.clusters,
-                            cfg->dram.partition_bytes, d->cfg.hash != 0, err) ||
-        gm_selrep_rdd_init(&d->rdd, &d->g, d->cfg.rdd_sets, cfg->l2.cache.assoc,
-                           d->cfg.counter_bits, d->cfg.rdd_capacity != 0, err))
+                            cfg->dram.partition_bytes, d->cfg.hash != 0, err))
+        return -1;
+    gm_selrep_rddb_params rp = {
+        .sets = d->cfg.rdd_sets, .ways = cfg->l2.cache.assoc, .clusters = d->g.clusters,
+        .slices = d->g.per_mc, .ndeg = d->g.ndeg, .counter_bits = d->cfg.counter_bits,
+        .tag_bits = RDD_TAG_BITS, .lanes = RDD_LANES, .capacity = d->cfg.rdd_capacity != 0,
+    };
+    if (gm_selrep_rddb_init(&d->rdd, &rp, err))
         return -1;
     uint32_t sets = s->slices[0].tags.sets;
     d->sampled = calloc(d->cfg.rdd_sets, sizeof *d->sampled);
@@ -533,6 +692,7 @@ static int selrep_build(gm_system *s, void **state, gm_error *err)
         d->last_seen[i] = UINT64_MAX;
     d->cur = d->max_since_flush = initial_degree(d);
     d->next_epoch = d->cfg.epoch_cycles;
+    d->next_check = d->cfg.epoch_cycles;
     if (gm_link_array_new(&d->core_req, d->ncores, 2, GM_SYNC_EDGES,
                           &s->clock.d[s->dom_icnt], err) ||
         gm_link_array_new(&d->core_rep, d->ncores, cfg->noc.eject_queue, GM_SYNC_EDGES,
@@ -645,8 +805,25 @@ static void selrep_stats_json(const gm_system *s, const void *state, cJSON *desi
     cJSON_AddNumberToObject(design, "replica_requests", (double)st->replica_requests);
     cJSON_AddNumberToObject(design, "replicas_created", (double)st->replicas_created);
     cJSON_AddNumberToObject(design, "replicas_flushed", (double)st->replicas_flushed);
+    /* Evictions of replicas by replacement, without a hook in the cache
+     * engine: every replica is created by one fetch and leaves by the
+     * kernel-boundary flush, by replacement, or not at all (resident at
+     * the end); nothing else invalidates a non-home line. */
+    uint64_t resident = 0;
+    for (uint32_t j = 0; j < s->nslices; j++) {
+        const gm_tag_array *t = &s->slices[j].tags;
+        for (uint32_t i = 0; i < t->sets * t->assoc; i++)
+            resident += t->line[i].used && home_of(d, t->line[i].addr) != j;
+    }
+    cJSON_AddNumberToObject(design, "replicas_resident", (double)resident);
+    cJSON_AddNumberToObject(design, "replicas_evicted",
+                            (double)st->replicas_created - (double)st->replicas_flushed -
+                                (double)resident);
+    cJSON_AddNumberToObject(design, "placement_checks", (double)st->placement_checks);
     cJSON_AddNumberToObject(design, "flushes", (double)st->flushes);
     cJSON_AddNumberToObject(design, "rdd_accesses", (double)st->rdd_accesses);
+    cJSON_AddNumberToObject(design, "rdd_backlog_max", (double)st->rdd_backlog_max);
+    cJSON_AddNumberToObject(design, "rdd_latency", gm_selrep_rddb_latency(&d->rdd));
     cJSON_AddNumberToObject(design, "epochs", (double)st->epochs);
     /* degree histograms, index k = degree 2^k */
     cJSON_AddItemToObject(design, "degree_epochs", u64_array(st->degree_epochs, d->g.ndeg));
@@ -712,3 +889,37 @@ const gm_design_ops gm_selrep_design = {
     .stats_text = selrep_stats_text,
     .point_name = selrep_point_name,
 };
+
+/* ---- co-simulation ---------------------------------------------------------- */
+
+static selrep *rdd_owner(const gm_system *s, gm_error *err)
+{
+    if (s->design != &gm_selrep_design) {
+        gm_fail(err, "selrep-rdd: the system's design is not selrep");
+        return NULL;
+    }
+    selrep *d = s->design_state;
+    if (d->cfg.org != GM_SELREP_SELREP && d->cfg.org != GM_SELREP_ADAPTIVE) {
+        gm_fail(err, "selrep-rdd: [selrep] org has no RDD (only selrep and adaptive)");
+        return NULL;
+    }
+    return d;
+}
+
+int gm_selrep_rdd_params(const gm_system *s, gm_selrep_rddb_params *p, gm_error *err)
+{
+    const selrep *d = rdd_owner(s, err);
+    if (!d)
+        return -1;
+    *p = d->rdd.p;
+    return 0;
+}
+
+int gm_selrep_attach_rdd_twin(gm_system *s, const gm_selrep_rdd_twin *twin, gm_error *err)
+{
+    selrep *d = rdd_owner(s, err);
+    if (!d)
+        return -1;
+    d->twin = twin;
+    return 0;
+}
