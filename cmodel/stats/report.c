@@ -279,6 +279,25 @@ static cJSON *json_core(const gm_system *s, const totals *t)
     return o;
 }
 
+/* The sector-level counters of one cache level (docs/stats.md): every
+ * sector a read asks for is one of hits, merges, misses. */
+typedef struct sector_counts {
+    uint64_t hits, merges, misses, miss_lines, fill_sectors;
+} sector_counts;
+
+static cJSON *json_sectors(cJSON *parent, sector_counts c)
+{
+    cJSON *sc = cJSON_AddObjectToObject(parent, "sectors");
+    put_u64(sc, "accesses", c.hits + c.merges + c.misses);
+    put_u64(sc, "hits", c.hits);
+    put_u64(sc, "merges", c.merges);
+    put_u64(sc, "misses", c.misses);
+    put_u64(sc, "sector_miss_lines", c.miss_lines);
+    put_u64(sc, "fill_sectors", c.fill_sectors);
+    put_u64(sc, "fill_bytes", c.fill_sectors * GM_SECTOR_BYTES);
+    return sc;
+}
+
 static cJSON *json_l1(const gm_system *s, const totals *t)
 {
     cJSON *o = cJSON_CreateObject();
@@ -302,14 +321,8 @@ static cJSON *json_l1(const gm_system *s, const totals *t)
     cJSON *rf = cJSON_AddObjectToObject(o, "reservation_fails");
     for (int k = 1; k < GM_L1D_FAIL_COUNT; k++)
         put_u64(rf, fail_keys[k], l->res_fail[k]);
-    cJSON *sc = cJSON_AddObjectToObject(o, "sectors");
-    put_u64(sc, "accesses", l->sector_hits + l->sector_merges + l->sector_misses);
-    put_u64(sc, "hits", l->sector_hits);
-    put_u64(sc, "merges", l->sector_merges);
-    put_u64(sc, "misses", l->sector_misses);
-    put_u64(sc, "sector_miss_lines", l->sector_miss_lines);
-    put_u64(sc, "fill_sectors", l->fill_sectors);
-    put_u64(sc, "fill_bytes", l->fill_sectors * GM_SECTOR_BYTES);
+    json_sectors(o, (sector_counts){l->sector_hits, l->sector_merges, l->sector_misses,
+                                    l->sector_miss_lines, l->fill_sectors});
     put_u64(o, "port_busy_cycles", l->port_busy_cycles);
     put_f(o, "port_utilization_mean", t->l1_port_mean);
     put_f(o, "port_utilization_max", t->l1_port_max);
@@ -436,14 +449,9 @@ static cJSON *json_l2(const gm_system *s, const totals *t)
     put_u64(o, "writebacks", l->writebacks);
     put_u64(o, "evictions", l->evictions);
     put_u64(o, "input_stalls", l->input_stalls);
-    cJSON *sc = cJSON_AddObjectToObject(o, "sectors");
-    put_u64(sc, "accesses", l->sector_hits + l->sector_merges + l->sectors_missed);
-    put_u64(sc, "hits", l->sector_hits);
-    put_u64(sc, "merges", l->sector_merges);
-    put_u64(sc, "misses", l->sectors_missed);
-    put_u64(sc, "sector_miss_lines", l->sector_misses);
-    put_u64(sc, "fill_sectors", l->fill_sectors);
-    put_u64(sc, "fill_bytes", l->fill_sectors * GM_SECTOR_BYTES);
+    cJSON *sc = json_sectors(o, (sector_counts){l->sector_hits, l->sector_merges,
+                                                l->sectors_missed, l->sector_misses,
+                                                l->fill_sectors});
     put_u64(sc, "pending_stall_cycles", l->res_fail[GM_L2_FAIL_SECTOR]);
     /* L2 traffic on the networks at the L2 slices, in flits of noc.flit_bytes. */
     uint64_t rq = 0, rp = 0;
