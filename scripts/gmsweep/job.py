@@ -1,0 +1,130 @@
+"""A job of a sweep and the code that runs one (used by both engines).
+
+A Job is one command: its argument list, the file it produces (optional),
+the log that receives its standard output and error, a timeout and a
+working directory. run_job() runs it and leaves, whatever happens, either
+the complete output file or none: the command writes to a temporary beside
+the output (the argument "{out}" in cmd is replaced by that path) which is
+renamed into place only once the command has exited.
+
+The outcome of a job is a small JSON status record (rc, seconds, whether an
+output was produced), written atomically; the Slurm engine reads these from
+the shared filesystem to learn what its array tasks did.
+"""
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+
+
+class Job:
+    def __init__(self, name, cmd, log, output=None, timeout=None, cwd=None):
+        self.name = name        # unique within a sweep; names the status file
+        self.cmd = list(cmd)    # "{out}" stands for the output's temporary
+        self.log = str(log)
+        self.output = str(output) if output else None
+        self.timeout = timeout or None
+        self.cwd = str(cwd) if cwd else None
+
+    def to_dict(self):
+        return {"name": self.name, "cmd": self.cmd, "log": self.log, "output": self.output,
+                "timeout": self.timeout, "cwd": self.cwd}
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls(d["name"], d["cmd"], d["log"], d.get("output"), d.get("timeout"), d.get("cwd"))
+
+
+class Result:
+    """What became of a job: rc is None when it never reported (killed,
+    node failure, out of memory, Slurm time limit)."""
+    def __init__(self, name, rc, seconds=0.0, produced=False, error=""):
+        self.name, self.rc, self.seconds = name, rc, seconds
+        self.produced, self.error = produced, error
+
+    @property
+    def ok(self):
+        return self.rc == 0
+
+    def to_dict(self):
+        return {"name": self.name, "rc": self.rc, "seconds": round(self.seconds, 3),
+                "produced": self.produced, "error": self.error}
+
+    @classmethod
+    def from_dict(cls, d):
+        return cls(d["name"], d.get("rc"), d.get("seconds", 0.0), d.get("produced", False),
+                   d.get("error", ""))
+
+
+def write_atomic(path, write, binary=False):
+    """Calls write(f) on a new temporary file beside path, flushes it to
+    disk and renames it over path. On any failure the temporary is removed
+    and path keeps its old contents; the exception propagates."""
+    path = os.path.abspath(path)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path),
+                               prefix="." + os.path.basename(path) + ".tmp-")
+    try:
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", newline="")) as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        # mkstemp creates 0600: give the file the mode a plain open() would.
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, path)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError) and not e.filename:
+            e.filename = path
+        raise
+
+
+def write_json(path, obj):
+    write_atomic(path, lambda f: f.write(json.dumps(obj, sort_keys=True) + "\n"))
+
+
+def output_tmp(output):
+    # Unique per host and process: two attempts of one job (a retry while a
+    # lost task still runs) never write the same temporary.
+    return "%s.tmp-%s-%d" % (output, socket.gethostname(), os.getpid())
+
+
+def run_job(job):
+    """Runs one job to completion and returns its Result."""
+    os.makedirs(os.path.dirname(os.path.abspath(job.log)), exist_ok=True)
+    tmp = None
+    cmd = job.cmd
+    if job.output:
+        os.makedirs(os.path.dirname(os.path.abspath(job.output)), exist_ok=True)
+        tmp = output_tmp(job.output)
+        cmd = [tmp if a == "{out}" else a for a in job.cmd]
+    t0 = time.monotonic()
+    error = ""
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=job.timeout, cwd=job.cwd)
+        text, rc = p.stdout, p.returncode
+    except subprocess.TimeoutExpired as e:
+        text = (e.stdout or b"") + b"\nFAILURE: timeout after %g s\n" % job.timeout
+        rc, error = -1, "timeout after %g s" % job.timeout
+    except OSError as e:
+        text, rc, error = ("%s\n" % e).encode(), 127, str(e)
+    seconds = time.monotonic() - t0
+    write_atomic(job.log, lambda f: f.write(("$ " + " ".join(job.cmd) + "\n").encode() + text),
+                 binary=True)
+    produced = False
+    if tmp and os.path.exists(tmp):
+        # The command wrote its output completely (gmsim replaces --stats
+        # only with a whole file); only now does it take the output's name.
+        os.replace(tmp, job.output)
+        produced = True
+    if rc != 0 and not error:
+        lines = text.decode(errors="replace").strip().splitlines()
+        error = "exit %d%s" % (rc, (": " + lines[-1][:200]) if lines else "")
+    return Result(job.name, rc, seconds, produced, error)

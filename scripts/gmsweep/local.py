@@ -1,0 +1,33 @@
+"""The local engine: N jobs at a time as child processes of this one."""
+import concurrent.futures
+
+from .job import run_job
+from .progress import Progress
+
+
+class LocalEngine:
+    name = "local"
+
+    def __init__(self, jobs=1):
+        self.jobs = max(1, jobs)
+
+    def run(self, jobs, label="sweep", on_result=None):
+        """Runs every job; returns {name: Result}. on_result(job, result) is
+        called as each finishes (in completion order)."""
+        results = {}
+        prog = Progress(len(jobs), label)
+        failed = 0
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            futs = {pool.submit(run_job, j): j for j in jobs}
+            prog.update(0, min(self.jobs, len(jobs)), 0, force=True)
+            for f in concurrent.futures.as_completed(futs):
+                j = futs[f]
+                r = f.result()
+                results[j.name] = r
+                failed += not r.ok
+                if on_result:
+                    on_result(j, r)
+                finished = len(results)
+                prog.update(finished - failed, min(self.jobs, len(jobs) - finished), failed,
+                            force=finished == len(jobs))
+        return results
