@@ -5,7 +5,11 @@ the log that receives its standard output and error, a timeout and a
 working directory. run_job() runs it and leaves, whatever happens, either
 the complete output file or none: the command writes to a temporary beside
 the output (the argument "{out}" in cmd is replaced by that path) which is
-renamed into place only once the command has exited.
+renamed into place only once the command has exited with status 0, or with
+any status when the job says keep_on_error (a command that itself replaces
+its output only with a complete file, as gmsim does with --stats, and
+reports a failed run in it). A command killed (timeout, signal) never
+leaves an output.
 
 The outcome of a job is a small JSON status record (rc, seconds, whether an
 output was produced), written atomically; the Slurm engine reads these from
@@ -13,6 +17,7 @@ the shared filesystem to learn what its array tasks did.
 """
 import json
 import os
+import signal
 import socket
 import subprocess
 import tempfile
@@ -20,21 +25,23 @@ import time
 
 
 class Job:
-    def __init__(self, name, cmd, log, output=None, timeout=None, cwd=None):
-        self.name = name        # unique within a sweep; names the status file
+    def __init__(self, name, cmd, log, output=None, timeout=None, cwd=None, keep_on_error=False):
+        self.name = name        # unique within a sweep
         self.cmd = list(cmd)    # "{out}" stands for the output's temporary
         self.log = str(log)
         self.output = str(output) if output else None
         self.timeout = timeout or None
         self.cwd = str(cwd) if cwd else None
+        self.keep_on_error = keep_on_error
 
     def to_dict(self):
         return {"name": self.name, "cmd": self.cmd, "log": self.log, "output": self.output,
-                "timeout": self.timeout, "cwd": self.cwd}
+                "timeout": self.timeout, "cwd": self.cwd, "keep_on_error": self.keep_on_error}
 
     @classmethod
     def from_dict(cls, d):
-        return cls(d["name"], d["cmd"], d["log"], d.get("output"), d.get("timeout"), d.get("cwd"))
+        return cls(d["name"], d["cmd"], d["log"], d.get("output"), d.get("timeout"), d.get("cwd"),
+                   d.get("keep_on_error", False))
 
 
 class Result:
@@ -95,6 +102,26 @@ def output_tmp(output):
     return "%s.tmp-%s-%d" % (output, socket.gethostname(), os.getpid())
 
 
+def run_command(cmd, timeout, cwd):
+    """(output, exit status) of cmd; status None when it ran past timeout.
+    The command gets a process group of its own so that a timeout kills
+    everything it started (a child left holding the pipe would otherwise
+    keep this waiting)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd,
+                         start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        return out, p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        return out, None
+    except BaseException:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
+
+
 def run_job(job):
     """Runs one job to completion and returns its Result."""
     os.makedirs(os.path.dirname(os.path.abspath(job.log)), exist_ok=True)
@@ -107,12 +134,10 @@ def run_job(job):
     t0 = time.monotonic()
     error = ""
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=job.timeout, cwd=job.cwd)
-        text, rc = p.stdout, p.returncode
-    except subprocess.TimeoutExpired as e:
-        text = (e.stdout or b"") + b"\nFAILURE: timeout after %g s\n" % job.timeout
-        rc, error = -1, "timeout after %g s" % job.timeout
+        text, rc = run_command(cmd, job.timeout, job.cwd)
+        if rc is None:
+            rc, error = -1, "timeout after %g s" % job.timeout
+            text += b"\nFAILURE: timeout after %g s\n" % job.timeout
     except OSError as e:
         text, rc, error = ("%s\n" % e).encode(), 127, str(e)
     seconds = time.monotonic() - t0
@@ -120,10 +145,12 @@ def run_job(job):
                  binary=True)
     produced = False
     if tmp and os.path.exists(tmp):
-        # The command wrote its output completely (gmsim replaces --stats
-        # only with a whole file); only now does it take the output's name.
-        os.replace(tmp, job.output)
-        produced = True
+        if rc == 0 or (rc > 0 and job.keep_on_error):
+            # Only a command that exited on its own has finished writing.
+            os.replace(tmp, job.output)
+            produced = True
+        else:
+            os.unlink(tmp)
     if rc != 0 and not error:
         lines = text.decode(errors="replace").strip().splitlines()
         error = "exit %d%s" % (rc, (": " + lines[-1][:200]) if lines else "")

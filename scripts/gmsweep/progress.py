@@ -16,6 +16,7 @@ class Progress:
         self.every, self.clock = every, clock
         self.t0 = clock()
         self.last = None
+        self.printed = None
         self.done = self.running = self.failed = 0
 
     def line(self):
@@ -36,6 +37,7 @@ class Progress:
         now = self.clock()
         # At most one line a second (a 1,700-job regression would otherwise
         # print 1,700 lines), but always the last one.
-        if force or (changed and (self.last is None or now - self.last >= self.every)):
-            self.last = now
+        due = changed and (self.last is None or now - self.last >= self.every)
+        if due or (force and self.printed != (done, running, failed)):
+            self.last, self.printed = now, (done, running, failed)
             print(self.line(), file=self.out, flush=True)

@@ -2,7 +2,9 @@
 
 A result (a statistics JSON written by gmsim) is reused only when
 
-  * it parses and carries gmsim_version and config_hash,
+  * it parses, carries gmsim_version and config_hash, and is not the
+    statistics of an interrupted run (status "interrupted": a SIGTERM from
+    scancel or a Slurm time limit makes gmsim write those),
   * its gmsim_version equals `gmsim version` of the binary used now,
   * its config_hash equals `gmsim config --config F --hash` of the run's
     configuration now, and
@@ -50,6 +52,8 @@ def check(path, version, chash, reuse_dirty=False):
         have_v, have_h = s["gmsim_version"], s["config_hash"]
     except (OSError, ValueError, KeyError, TypeError):
         return False, "unreadable or without gmsim_version/config_hash"
+    if s.get("status") == "interrupted":
+        return False, "interrupted run"
     if have_v != version:
         return False, "another revision (%s)" % have_v
     if have_h != chash:
