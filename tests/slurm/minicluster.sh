@@ -38,7 +38,9 @@ mc_start() {
     done
     [ "$(id -u)" = 0 ] || { echo "minicluster: must run as root" >&2; return 1; }
     mkdir -p "$MC_DIR/munge" "$MC_DIR/state" "$MC_DIR/spool"
-    chmod 700 "$MC_DIR" "$MC_DIR/munge"
+    # munged wants its key private and its socket's folder searchable
+    chmod 700 "$MC_DIR"
+    chmod 711 "$MC_DIR/munge"
     mungekey -c -f -k "$MC_DIR/munge/munge.key" || return 1
     chmod 600 "$MC_DIR/munge/munge.key"
     # Ports from this shell's pid: two of these clusters (two test runs)
@@ -86,7 +88,8 @@ CONF
 
     munged --foreground --force --key-file="$MC_DIR/munge/munge.key" \
         --socket="$MC_DIR/munge/munge.socket" --pid-file="$MC_DIR/munge/munged.pid" \
-        --seed-file="$MC_DIR/munge/munged.seed" --log-file="$MC_DIR/munged.log" &
+        --seed-file="$MC_DIR/munge/munged.seed" --log-file="$MC_DIR/munged.log" \
+        >> "$MC_DIR/munged.out" 2>&1 &
     MC_PIDS="$MC_PIDS $!"
     mc_wait 10 test -S "$MC_DIR/munge/munge.socket" || { mc_fail "munged did not start"; return 1; }
 
@@ -102,9 +105,13 @@ CONF
 }
 
 mc_stop() {
+    # Cancel what is still queued or running first, so that slurmd ends the
+    # job steps (slurmstepd is not a child of ours and would outlive it).
+    if [ -n "$MC_PIDS" ] && scontrol ping >/dev/null 2>&1; then
+        scancel --quiet --full $(squeue -h -o %A 2>/dev/null) 2>/dev/null
+        mc_wait 15 sh -c '[ -z "$(squeue -h 2>/dev/null)" ]'
+    fi
     for pid in $MC_PIDS; do kill "$pid" 2>/dev/null; done
-    # slurmd's job steps (slurmstepd) outlive a killed slurmd; they are
-    # children of our daemons' session and end when their jobs are cancelled.
     for pid in $MC_PIDS; do
         n=50
         while kill -0 "$pid" 2>/dev/null && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
