@@ -69,6 +69,14 @@ class SlurmEngine:
         """Writes the task list and the array script; returns the chunk."""
         for sub in ("status", "slurm"):
             os.makedirs(os.path.join(self.state, sub), exist_ok=True)
+        # An array of an earlier invocation (its follower interrupted) may
+        # still run and read tasks.jsonl: rewriting it under those tasks
+        # would give them other jobs' commands.
+        for jobid in self.submitted():
+            if self.queued(jobid):
+                raise SlurmError("Slurm job %s of an earlier sweep of this store (%s) is still "
+                                 "queued or running: wait for it or scancel %s"
+                                 % (jobid, self.state, jobid))
         # Statuses of an earlier sweep must not pass for this one's.
         for f in os.listdir(os.path.join(self.state, "status")):
             os.unlink(os.path.join(self.state, "status", f))
@@ -102,6 +110,13 @@ class SlurmEngine:
                   % (q(self.python), q(self.state), chunk), ""]
         return "\n".join(lines)
 
+    def submitted(self):
+        try:
+            with open(os.path.join(self.state, "submitted")) as f:
+                return f.read().split()
+        except OSError:
+            return []
+
     def status(self, i):
         path = os.path.join(self.state, "status", "%d.json" % i)
         try:
@@ -124,6 +139,8 @@ class SlurmEngine:
         jobid = p.stdout.strip().split(";")[0]
         if not jobid.isdigit():
             raise SlurmError("sbatch printed no job id: %r" % p.stdout)
+        with open(os.path.join(self.state, "submitted"), "a") as f:
+            f.write(jobid + "\n")
         return jobid
 
     def queued(self, jobid):
@@ -188,8 +205,13 @@ class SlurmEngine:
             if attempt < self.retry:
                 tasks = sorted({i // chunk for i in failed})
                 for i in failed:
-                    # the runner skips a chunk's jobs that already passed
+                    # the runner skips a chunk's jobs that already passed;
+                    # a failed one's old status must not pass for the new
                     del results[jobs[i].name]
+                    try:
+                        os.unlink(os.path.join(self.state, "status", "%d.json" % i))
+                    except FileNotFoundError:
+                        pass
         return results
 
     def follow(self, jobid, jobs, chunk, prog, results, on_result):

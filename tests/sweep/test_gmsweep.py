@@ -224,11 +224,60 @@ class SlurmEngineFake(unittest.TestCase):
         self.assertFalse(res["j1"].ok)
         self.assertIn("s: 3/4 done, 0 running, 1 failed, ETA 0:00:00\n1 run failed:\n  j1:", err)
 
+    def test_retry_reruns_a_failed_run(self):
+        # fails on its first attempt only (a flaky node): passes on retry
+        flag = os.path.join(self.d, "flag")
+        job = gmsweep.Job("flaky", ["sh", "-c", '[ -e "$1" ] || { touch "$1"; exit 3; }', "sh",
+                                    flag], os.path.join(self.d, "flaky.log"))
+        res, err = self.run_engine([job], retry=2)
+        self.assertTrue(res["flaky"].ok, err)
+        self.assertIn("flaky: exit 3", err)
+        self.assertIn("retry 1 of 2", err)
+        self.assertNotIn("retry 2 of 2", err)
+
+    def test_refuses_while_earlier_array_runs(self):
+        eng = gmsweep.SlurmEngine(os.path.join(self.d, "state"), poll=0.01)
+        eng.prepare(self.jobs(2))
+        eng.submit()                       # not followed: its tasks stay queued
+        with self.assertRaises(gmsweep.SlurmError) as e:
+            eng.prepare(self.jobs(2))
+        self.assertIn("Slurm job 1001 of an earlier sweep", str(e.exception))
+
     def test_missing_sbatch(self):
         os.environ["PATH"] = "/nonexistent"
         with self.assertRaises(gmsweep.SlurmError) as e:
             gmsweep.SlurmEngine(self.d)
         self.assertIn("no sbatch on PATH", str(e.exception))
+
+
+class Regress(unittest.TestCase):
+    """scripts/regress through both engines, with a stand-in harness that
+    passes every seed (the real one is tested by the slurm label)."""
+    def test_local_and_slurm_equal(self):
+        d = tempfile.mkdtemp()
+        try:
+            os.makedirs(os.path.join(d, "b", "tb"))
+            exe = os.path.join(d, "b", "tb", "gm_lockstep")
+            with open(exe, "w") as f:
+                f.write('#!/bin/sh\necho "matched 100 cycles"\necho "TEST PASSED"\n')
+            os.chmod(exe, 0o755)
+            base = [sys.executable, os.path.join(SRC, "scripts", "regress"), "smoke", "--build",
+                    os.path.join(d, "b"), "--no-build", "--no-coverage", "--filter",
+                    "^dcl1q.lockstep$"]
+            p = subprocess.run(base + ["--out", os.path.join(d, "l"), "-j", "2"],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("regress smoke: 12/12 done, 0 running, 0 failed, ETA 0:00:00", p.stderr)
+            p = subprocess.run(base + ["--out", os.path.join(d, "s"), "--engine", "slurm",
+                                       "--chunk", "5", "--poll", "0.01"],
+                               capture_output=True, text=True, env=fake_env(os.path.join(d, "f")))
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("submitted Slurm job 1001 (3 array tasks, 5 runs each)", p.stderr)
+            self.assertIn("12 passed, 0 failed", p.stdout)
+            self.assertEqual(read(os.path.join(d, "l", "results.csv")),
+                             read(os.path.join(d, "s", "results.csv")))
+        finally:
+            shutil.rmtree(d)
 
 
 @unittest.skipUnless(os.access(GMSIM, os.X_OK), "no gmsim at " + GMSIM)
