@@ -102,13 +102,16 @@ def output_tmp(output):
     return "%s.tmp-%s-%d" % (output, socket.gethostname(), os.getpid())
 
 
-def run_command(cmd, timeout, cwd):
+def run_command(cmd, timeout, cwd, running=None):
     """(output, exit status) of cmd; status None when it ran past timeout.
     The command gets a process group of its own so that a timeout kills
     everything it started (a child left holding the pipe would otherwise
-    keep this waiting)."""
+    keep this waiting). That also keeps the terminal's Ctrl-C from it:
+    the caller finds it in the set running, if given, to stop it."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd,
                          start_new_session=True)
+    if running is not None:
+        running.add(p)
     try:
         out, _ = p.communicate(timeout=timeout)
         return out, p.returncode
@@ -120,10 +123,14 @@ def run_command(cmd, timeout, cwd):
         os.killpg(p.pid, signal.SIGKILL)
         p.wait()
         raise
+    finally:
+        if running is not None:
+            running.discard(p)
 
 
-def run_job(job):
-    """Runs one job to completion and returns its Result."""
+def run_job(job, running=None):
+    """Runs one job to completion and returns its Result (running: see
+    run_command)."""
     os.makedirs(os.path.dirname(os.path.abspath(job.log)), exist_ok=True)
     tmp = None
     cmd = job.cmd
@@ -134,7 +141,7 @@ def run_job(job):
     t0 = time.monotonic()
     error = ""
     try:
-        text, rc = run_command(cmd, job.timeout, job.cwd)
+        text, rc = run_command(cmd, job.timeout, job.cwd, running)
         if rc is None:
             rc, error = -1, "timeout after %g s" % job.timeout
             text += b"\nFAILURE: timeout after %g s\n" % job.timeout

@@ -1,5 +1,7 @@
 """The local engine: N jobs at a time as child processes of this one."""
 import concurrent.futures
+import os
+import signal
 
 from .job import run_job
 from .progress import Progress
@@ -17,8 +19,10 @@ class LocalEngine:
         results = {}
         prog = Progress(len(jobs), label)
         failed = 0
-        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            futs = {pool.submit(run_job, j): j for j in jobs}
+        running = set()
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs)
+        try:
+            futs = {pool.submit(run_job, j, running): j for j in jobs}
             prog.update(0, min(self.jobs, len(jobs)), 0, force=True)
             for f in concurrent.futures.as_completed(futs):
                 j = futs[f]
@@ -30,4 +34,18 @@ class LocalEngine:
                 finished = len(results)
                 prog.update(finished - failed, min(self.jobs, len(jobs) - finished), failed,
                             force=finished == len(jobs))
+        except BaseException:
+            # Ctrl-C: the runs have process groups of their own (see
+            # run_command) and did not see it. Start no more, and ask those
+            # running to stop: gmsim then writes statistics with status
+            # "interrupted", which the store never reuses.
+            pool.shutdown(wait=False, cancel_futures=True)
+            for p in list(running):
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+            pool.shutdown(wait=True)
+            raise
+        pool.shutdown(wait=True)
         return results

@@ -72,7 +72,8 @@ class SlurmEngine:
         # An array of an earlier invocation (its follower interrupted) may
         # still run and read tasks.jsonl: rewriting it under those tasks
         # would give them other jobs' commands.
-        for jobid in self.submitted():
+        # Only the last can be left: each submission waits for the one before.
+        for jobid in self.submitted()[-1:]:
             if self.queued(jobid):
                 raise SlurmError("Slurm job %s of an earlier sweep of this store (%s) is still "
                                  "queued or running: wait for it or scancel %s"
