@@ -197,7 +197,7 @@ class SlurmEngine:
                 "" if attempt == 0 else ", retry %d of %d" % (attempt, self.retry)),
                 file=sys.stderr, flush=True)
             self.follow(jobid, jobs, chunk, prog, results, on_result)
-            lost = self.lost(jobid, jobs, chunk, results, tasks, on_result)
+            self.lost(jobid, jobs, chunk, results, tasks, on_result)
             prog.update(*self.counts(results, {}, jobs, chunk), force=True)
             failed = [i for i, j in enumerate(jobs) if not results[j.name].ok]
             if not failed:
@@ -241,8 +241,9 @@ class SlurmEngine:
     def counts(self, results, queued, jobs, chunk):
         done = sum(r.ok for r in results.values())
         failed = len(results) - done
-        running = sum(1 for i, j in enumerate(jobs)
-                      if j.name not in results and queued.get(i // chunk) == "R")
+        # an array task runs its chunk's jobs one after another
+        running = len({i // chunk for i, j in enumerate(jobs)
+                       if j.name not in results and queued.get(i // chunk) == "R"})
         return done, running, failed
 
     def lost(self, jobid, jobs, chunk, results, tasks, on_result):

@@ -201,8 +201,8 @@ class SlurmEngineFake(unittest.TestCase):
         for i in range(5):
             self.assertEqual(read(os.path.join(self.d, "out", "j%d" % i), "r"), str(i))
         self.assertIn("submitted Slurm job 1001 (3 array tasks, 2 runs each)", err)
-        # task 2 (j4) runs first, task 1 (j2, j3) is running next
-        self.assertIn("s: 1/5 done, 2 running, 0 failed", err)
+        # task 2 (j4) runs first; task 1 (j2, then j3) is running next
+        self.assertIn("s: 1/5 done, 1 running, 0 failed", err)
         self.assertTrue(err.rstrip().endswith("s: 5/5 done, 0 running, 0 failed, ETA 0:00:00"))
 
     def test_failures_and_retry(self):
