@@ -25,7 +25,7 @@ def add_engine_args(ap):
                    help="local: -j processes on this machine (default); slurm: an sbatch "
                         "job array")
     g.add_argument("--partition", help="slurm: partition to submit to")
-    g.add_argument("--time", dest="slurm_time", help="slurm: time limit per array task")
+    g.add_argument("--time", dest="slurm_time", metavar="TIME", help="slurm: time limit per array task")
     g.add_argument("--mem", help="slurm: memory per array task (e.g. 2G)")
     g.add_argument("--account", help="slurm: account to charge")
     g.add_argument("--chunk", type=int, default=0,
@@ -43,7 +43,7 @@ def make_engine(args, state_dir, prog="gmsweep"):
                                  ("--mem", args.mem), ("--account", args.account),
                                  ("--chunk", args.chunk), ("--retry", args.retry)) if v]
     if args.engine == "local" and slurm_only:
-        sys.stderr.write("%s: %s only apply to --engine slurm\n" % (prog, ", ".join(slurm_only)))
+        sys.stderr.write("%s: %s: only with --engine slurm\n" % (prog, ", ".join(slurm_only)))
         sys.exit(2)
     if args.chunk < 0 or args.retry < 0 or args.poll <= 0:
         sys.stderr.write("%s: --chunk and --retry must be >= 0, --poll > 0\n" % prog)

@@ -346,7 +346,7 @@ class Reproduce(unittest.TestCase):
         w, o = os.path.join(self.d, "e"), os.path.join(self.d, "eo")
         rc, err = reproduce(w, o, "--engine", "local", "--partition", "x")
         self.assertEqual(rc, 2)
-        self.assertIn("--partition only apply to --engine slurm", err)
+        self.assertIn("reproduce: --partition: only with --engine slurm", err)
         rc, err = reproduce(w, o, "--engine", "pbs")
         self.assertEqual(rc, 2)
         self.assertIn("invalid choice: 'pbs'", err)
