@@ -254,13 +254,27 @@ class SlurmEngine:
                 continue
             if acct is None:
                 acct = self.accounting(jobid)
-            state, code = acct.get(i // chunk, ("unknown (no accounting)", "?"))
-            r = Result(j.name, None, 0.0, False,
-                       "array task %s_%d ended %s, exit code %s, without finishing this run"
-                       % (jobid, i // chunk, state, code))
+            if i // chunk in acct:
+                why = "ended %s, exit code %s" % acct[i // chunk]
+            else:
+                why = self.slurm_says(jobid, i // chunk) or "ended (no accounting to say how)"
+            r = Result(j.name, None, 0.0, False, "array task %s_%d %s, without finishing this run"
+                       % (jobid, i // chunk, why))
             results[j.name] = r
             if on_result:
                 on_result(j, r)
+
+    def slurm_says(self, jobid, task):
+        """Slurm's own reason from the task's log ("*** JOB 12 ON node
+        CANCELLED AT ... DUE TO TIME LIMIT ***"), for clusters without
+        accounting."""
+        try:
+            with open(os.path.join(self.state, "slurm", "%s_%d.out" % (jobid, task)),
+                      errors="replace") as f:
+                lines = [l for l in f if "*** JOB" in l or "*** STEP" in l]
+        except OSError:
+            return ""
+        return "(Slurm: %s)" % lines[-1].split("***")[1].strip() if lines else ""
 
     def list_failures(self, jobid, jobs, chunk, failed, results):
         print("%d run%s failed:" % (len(failed), "" if len(failed) == 1 else "s"),

@@ -93,8 +93,9 @@ class Atomic(unittest.TestCase):
         d = tempfile.mkdtemp()
         try:
             out = os.path.join(d, "r.json")
-            # writes half its output, then hangs until killed
-            job = gmsweep.Job("slow", ["sh", "-c", 'printf "{\\"half\\":" > "$1"; sleep 60',
+            # writes half its output, then hangs (5 s: the command has a
+            # session of its own, so killing the runner leaves it running)
+            job = gmsweep.Job("slow", ["sh", "-c", 'printf "{\\"half\\":" > "$1"; sleep 5',
                                        "sh", "{out}"], os.path.join(d, "slow.log"), output=out)
             os.makedirs(os.path.join(d, "status"))
             with open(os.path.join(d, "tasks.jsonl"), "w") as f:
@@ -223,6 +224,17 @@ class SlurmEngineFake(unittest.TestCase):
         self.assertTrue(res["j3"].ok)
         self.assertFalse(res["j1"].ok)
         self.assertIn("s: 3/4 done, 0 running, 1 failed, ETA 0:00:00\n1 run failed:\n  j1:", err)
+
+    def test_lost_task_without_accounting(self):
+        # no sacct: the reason comes from Slurm's line in the task's log
+        for f in ("lose", "no-accounting"):
+            with open(os.path.join(self.env["FAKE_SLURM_DIR"], f), "w") as fh:
+                fh.write("0\n")
+        res, err = self.run_engine(self.jobs(2))
+        self.assertIsNone(res["j0"].rc)
+        self.assertIn("j0: array task 1001_0 (Slurm: JOB 100100 ON fake CANCELLED AT "
+                      "2026-01-01T00:00:00 DUE TO NODE FAILURE), without finishing this run", err)
+        self.assertTrue(res["j1"].ok)
 
     def test_retry_reruns_a_failed_run(self):
         # fails on its first attempt only (a flaky node): passes on retry
