@@ -10,7 +10,6 @@ Real gmsim runs are size tiny, two design points, two kernels.
 import io
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
