@@ -85,7 +85,7 @@ regress-nightly: build-rtl
 # munge), runs a DC-L1 subset and the smoke regression through Slurm and
 # locally and compares them (tests/slurm/slurm_sweeps.sh). Not in `make
 # test`: it repeats the smoke regression twice (docs/sweeps.md).
-test-slurm: build-rtl
+test-slurm: deps $(RTLB)/CMakeCache.txt
 	@scripts/install-deps --slurm
 	@cmake -S . -B $(RTLB) -DGM_SLURM_TEST=ON >/dev/null
 	@cmake --build $(RTLB) -j $(JOBS) --target gmsim gm_lockstep
