@@ -2,6 +2,7 @@
 import concurrent.futures
 import os
 import signal
+import threading
 
 from .job import run_job
 from .progress import Progress
@@ -21,6 +22,10 @@ class LocalEngine:
         failed = 0
         running = set()
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs)
+        old_term = None
+        if threading.current_thread() is threading.main_thread():
+            # SIGTERM (kill, a CI timeout) stops the sweep as Ctrl-C does.
+            old_term = signal.signal(signal.SIGTERM, interrupt)
         try:
             futs = {pool.submit(run_job, j, running): j for j in jobs}
             prog.update(0, min(self.jobs, len(jobs)), 0, force=True)
@@ -47,5 +52,12 @@ class LocalEngine:
                     pass
             pool.shutdown(wait=True)
             raise
+        finally:
+            if old_term is not None:
+                signal.signal(signal.SIGTERM, old_term)
         pool.shutdown(wait=True)
         return results
+
+
+def interrupt(signum, frame):
+    raise KeyboardInterrupt

@@ -6,11 +6,14 @@
 #   ...                  # sbatch, squeue, sacct now talk to it
 #   mc_stop              # kills the three daemons (call it from a trap)
 #
+# A watchdog in a session of its own stops the cluster if the shell that
+# started it dies without calling mc_stop (SIGKILL, a ctest timeout).
 # Everything (key, sockets, configuration, state, logs) lives in SCRATCH;
 # nothing under /etc is read or written. Needs root (slurmd runs jobs as
 # their user) and `scripts/install-deps --slurm`.
 
 MC_PIDS=""
+MC_WATCHDOG=""
 
 mc_fail() {
     echo "minicluster: $*" >&2
@@ -99,9 +102,26 @@ CONF
 
     slurmd -D -f "$SLURM_CONF" -N "$node" >> "$MC_DIR/slurmd.out" 2>&1 &
     MC_PIDS="$MC_PIDS $!"
+    mc_watchdog
     mc_wait 30 sh -c "sinfo -h -N -o '%t' | grep -Eq '^(idle|mix|alloc)'" ||
         { mc_fail "node not idle: $(sinfo -h -N -o '%N %t %E' 2>&1)"; return 1; }
     return 0
+}
+
+# Polls this shell's pid; once it is gone, cancels the jobs and kills the
+# daemons. setsid: a kill of the test's process group must not take it too.
+mc_watchdog() {
+    cat > "$MC_DIR/watchdog.sh" <<WD
+while kill -0 $$ 2>/dev/null; do sleep 1; done
+SLURM_CONF=$SLURM_CONF; export SLURM_CONF
+scancel --quiet --full \$(squeue -h -o %A 2>/dev/null) 2>/dev/null
+sleep 5
+kill $MC_PIDS 2>/dev/null
+sleep 5
+kill -9 $MC_PIDS 2>/dev/null
+WD
+    setsid sh "$MC_DIR/watchdog.sh" < /dev/null > /dev/null 2>&1 &
+    MC_WATCHDOG=$!
 }
 
 mc_stop() {
@@ -111,6 +131,8 @@ mc_stop() {
         scancel --quiet --full $(squeue -h -o %A 2>/dev/null) 2>/dev/null
         mc_wait 15 sh -c '[ -z "$(squeue -h 2>/dev/null)" ]'
     fi
+    [ -n "$MC_WATCHDOG" ] && kill "$MC_WATCHDOG" 2>/dev/null
+    MC_WATCHDOG=""
     for pid in $MC_PIDS; do kill "$pid" 2>/dev/null; done
     for pid in $MC_PIDS; do
         n=50
@@ -118,4 +140,5 @@ mc_stop() {
         kill -9 "$pid" 2>/dev/null
     done
     MC_PIDS=""
+MC_WATCHDOG=""
 }

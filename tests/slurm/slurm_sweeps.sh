@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The Slurm engine on a real Slurm (docs/sweeps.md): installs slurm-wlm and
 # munge (scripts/install-deps --slurm), starts munged, slurmctld and slurmd
 # on this machine with a generated one-node configuration in a scratch
@@ -7,7 +7,7 @@
 # and checks the results are byte for byte the same. The daemons are shut
 # down whatever happens.
 #
-#   sh tests/slurm/slurm_sweeps.sh GMSIM SRC RTL_BUILD
+#   bash tests/slurm/slurm_sweeps.sh GMSIM SRC RTL_BUILD
 #
 # RTL_BUILD is a -DGM_RTL=ON build directory holding tb/gm_lockstep.
 # Opt-in: ctest label slurm, registered with -DGM_SLURM_TEST=ON
@@ -22,9 +22,19 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 T=$(mktemp -d /tmp/gmsweep-slurm.XXXXXX)
 . "$SRC/tests/slurm/minicluster.sh"
-cleanup() { mc_stop; rm -rf "$T"; }
+# Long commands run in the background and are waited for: a shell runs its
+# traps only between commands, and bash's `wait` is one that a signal
+# interrupts (bash, not sh: dash was seen to drop a SIGTERM that arrived
+# while it waited, and the minicluster's watchdog had to clean up).
+CHILD=""
+bg() { "$@" & CHILD=$!; wait $CHILD; rc=$?; CHILD=""; return $rc; }
+cleanup() {
+    [ -n "$CHILD" ] && kill "$CHILD" 2>/dev/null
+    mc_stop
+    rm -rf "$T"
+}
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'echo "slurm_sweeps: interrupted"; exit 1' INT TERM HUP
 mc_start "$T/cluster" || fail "could not start the one-node Slurm cluster"
 echo "one-node cluster up: $(sinfo -h -o '%P %D %c %t')"
 
@@ -39,9 +49,9 @@ same() {   # same DIR_A DIR_B FILE...
 R="python3 $SRC/scripts/reproduce dcl1 --size tiny --designs pr40,sh40,sh40_c10
    --workloads gemm,reduction --gmsim $GMSIM"
 t0=$(date +%s)
-$R --work "$T/lw" --out "$T/lo" -j 2 2> "$T/local.err" || fail "reproduce, local: $(cat "$T/local.err")"
+bg $R --work "$T/lw" --out "$T/lo" -j 2 2> "$T/local.err" || fail "reproduce, local: $(cat "$T/local.err")"
 t1=$(date +%s)
-$R --work "$T/sw" --out "$T/so" --engine slurm --partition test --time 10 --poll 1 \
+bg $R --work "$T/sw" --out "$T/so" --engine slurm --partition test --time 10 --poll 1 \
     2> "$T/slurm.err" || fail "reproduce, slurm: $(cat "$T/slurm.err")"
 t2=$(date +%s)
 cat "$T/slurm.err"
@@ -49,12 +59,12 @@ grep -q "submitted Slurm job" "$T/slurm.err" || fail "reproduce: nothing submitt
 grep -q "reproduce dcl1: 0 reused, 8 ran, 0 failed" "$T/slurm.err" || fail "reproduce: counts"
 same "$T/lo" "$T/so" results.csv summary.csv table.md
 # collected again from the store, still the same
-$R --work "$T/sw" --out "$T/so2" --collect-only 2>/dev/null || fail "reproduce --collect-only"
+bg $R --work "$T/sw" --out "$T/so2" --collect-only 2>/dev/null || fail "reproduce --collect-only"
 same "$T/lo" "$T/so2" results.csv summary.csv table.md
 # a second Slurm sweep reuses everything and submits nothing
 dirty=""
 case "$("$GMSIM" version)" in *-dirty|*unknown) dirty=--reuse-dirty ;; esac
-$R --work "$T/lw" --out "$T/lo" $dirty --engine slurm 2> "$T/again.err" || fail "reproduce again"
+bg $R --work "$T/lw" --out "$T/lo" $dirty --engine slurm 2> "$T/again.err" || fail "reproduce again"
 grep -q "reproduce dcl1: 8 reused, 0 ran, 0 failed" "$T/again.err" ||
     fail "reproduce: no reuse: $(cat "$T/again.err")"
 ! grep -q "submitted" "$T/again.err" || fail "reproduce: submitted with nothing to run"
@@ -63,9 +73,9 @@ echo "reproduce: local $((t1 - t0)) s, slurm $((t2 - t1)) s, identical"
 # ---- scripts/regress smoke
 G="python3 $SRC/scripts/regress smoke --build $RTLB --no-build"
 t0=$(date +%s)
-$G --out "$T/rl" -j 2 > "$T/rl.out" 2>&1 || fail "regress, local: $(tail -30 "$T/rl.out")"
+bg $G --out "$T/rl" -j 2 > "$T/rl.out" 2>&1 || fail "regress, local: $(tail -30 "$T/rl.out")"
 t1=$(date +%s)
-$G --out "$T/rs" --engine slurm --partition test --poll 2 > "$T/rs.out" 2>&1 ||
+bg $G --out "$T/rs" --engine slurm --partition test --poll 2 > "$T/rs.out" 2>&1 ||
     fail "regress, slurm: $(tail -30 "$T/rs.out")"
 t2=$(date +%s)
 tail -5 "$T/rs.out"
