@@ -3,7 +3,8 @@
 #   make test  installs what is missing, builds (plain, ASan+UBSan, and the
 #              Verilator/SystemC tree, the latter also in Release), runs ctest
 #              in each and the RTL smoke regression (scripts/regress smoke)
-# Other targets: build, build-rtl-release, bench, rtl-test, regress-nightly, clean.
+# Other targets: build, build-rtl-release, bench, rtl-test, regress-nightly,
+# test-slurm (the sweep engine on a real one-node Slurm: docs/sweeps.md), clean.
 
 BUILD  ?= build
 ASAN   ?= build-asan
@@ -14,7 +15,7 @@ RTLB  ?= build-rtl
 RTLR  ?= build-rtl-release
 
 .PHONY: all deps build build-asan build-rtl build-rtl-release run test test-asan bench clean rtl-test \
-	regress-smoke regress-nightly
+	regress-smoke regress-nightly test-slurm
 
 all: build
 
@@ -79,5 +80,15 @@ regress-smoke: build-rtl
 
 regress-nightly: build-rtl
 	scripts/regress nightly --build $(RTLB) -j $(JOBS)
+
+# Starts munged, slurmctld and slurmd here (root; installs slurm-wlm and
+# munge), runs a DC-L1 subset and the smoke regression through Slurm and
+# locally and compares them (tests/slurm/slurm_sweeps.sh). Not in `make
+# test`: it repeats the smoke regression twice (docs/sweeps.md).
+test-slurm: deps $(RTLB)/CMakeCache.txt
+	@scripts/install-deps --slurm
+	@cmake -S . -B $(RTLB) -DGM_SLURM_TEST=ON >/dev/null
+	@cmake --build $(RTLB) -j $(JOBS) --target gmsim gm_lockstep
+	cd $(RTLB) && ctest --output-on-failure -L slurm $(CTEST_ARGS)
 
 -include mk/synth.mk
