@@ -65,31 +65,34 @@ module gm_shadow_tags #(
   logic [WayW-1:0]         way_q, way_d;
 
   // The array after this cycle's writes: port 1 after port 0 (Mutation 1
-  // swaps them).
+  // swaps them). The order is a select, not an if on a parameter: coverage
+  // would count the constant arm as a branch no run can take.
+  logic            swap;
+  logic            a_v, b_v, a_tv, b_tv;
+  logic [IdxW-1:0] a_e, b_e;
+  logic [TagW-1:0] a_t, b_t;
+  assign swap = (Mutation == 1);
+  assign a_v  = swap ? wr1_valid_i : wr0_valid_i;
+  assign a_tv = swap ? wr1_tag_valid_i : wr0_tag_valid_i;
+  assign a_t  = swap ? wr1_tag_i : wr0_tag_i;
+  assign a_e  = swap ? IdxW'(32'(wr1_set_i) * Ways + 32'(wr1_way_i))
+                     : IdxW'(32'(wr0_set_i) * Ways + 32'(wr0_way_i));
+  assign b_v  = swap ? wr0_valid_i : wr1_valid_i;
+  assign b_tv = swap ? wr0_tag_valid_i : wr1_tag_valid_i;
+  assign b_t  = swap ? wr0_tag_i : wr1_tag_i;
+  assign b_e  = swap ? IdxW'(32'(wr0_set_i) * Ways + 32'(wr0_way_i))
+                     : IdxW'(32'(wr1_set_i) * Ways + 32'(wr1_way_i));
+
   always_comb begin
-    logic [IdxW-1:0] e0, e1;
     valid_d = valid_q;
     tag_d = tag_q;
-    e0 = IdxW'(32'(wr0_set_i) * Ways + 32'(wr0_way_i));
-    e1 = IdxW'(32'(wr1_set_i) * Ways + 32'(wr1_way_i));
-    if (Mutation == 1) begin
-      if (wr1_valid_i) begin
-        valid_d[e1] = wr1_tag_valid_i;
-        tag_d[e1*TagW +: TagW] = wr1_tag_i;
-      end
-      if (wr0_valid_i) begin
-        valid_d[e0] = wr0_tag_valid_i;
-        tag_d[e0*TagW +: TagW] = wr0_tag_i;
-      end
-    end else begin
-      if (wr0_valid_i) begin
-        valid_d[e0] = wr0_tag_valid_i;
-        tag_d[e0*TagW +: TagW] = wr0_tag_i;
-      end
-      if (wr1_valid_i) begin
-        valid_d[e1] = wr1_tag_valid_i;
-        tag_d[e1*TagW +: TagW] = wr1_tag_i;
-      end
+    if (a_v) begin
+      valid_d[a_e] = a_tv;
+      tag_d[a_e*TagW +: TagW] = a_t;
+    end
+    if (b_v) begin
+      valid_d[b_e] = b_tv;
+      tag_d[b_e*TagW +: TagW] = b_t;
     end
   end
 
