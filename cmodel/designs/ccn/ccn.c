@@ -42,6 +42,8 @@ typedef struct ccn_node {
     gm_shadow_tags_in st_in;  /* this cycle's inputs, filled as the L1 writes */
     uint32_t nwrites;         /* tag updates recorded this cycle */
     bool lk_wait;             /* the ReqQ head's lookup is answered this cycle */
+    const gm_shadow_twin *twin; /* co-simulation: the RTL answers, the C runs in shadow */
+    gm_shadow_tags_out out;   /* the shadow tags' outputs this cycle (the twin's if any) */
     gm_ccn_rt rt;
     struct ccn *d;
     uint32_t id;
@@ -188,8 +190,7 @@ static void reqq_head(ccn *d, uint32_t k, bool *l2_used, gm_time now)
 {
     ccn_node *nd = &d->node[k];
     gm_req *r = gm_ccn_q_head(&nd->reqq);
-    gm_shadow_tags_out so;
-    gm_shadow_tags_eval(&nd->st, &so);
+    gm_shadow_tags_out so = nd->out;
     gm_ccn_head_in in = {.present = r != NULL};
     if (r) {
         in.at_home = r->src == k;
@@ -378,6 +379,17 @@ static void ccn_cycle(void *ctx, gm_time now)
             gm_ccn_q_push(&nd->respq, r);
         }
     }
+    /* The shadow tags' Moore outputs of this cycle; under co-simulation
+     * the RTL's drive the node and the C model's are compared with them. */
+    for (uint32_t k = 0; k < n; k++) {
+        ccn_node *nd = &d->node[k];
+        gm_shadow_tags_eval(&nd->st, &nd->out);
+        if (nd->twin) {
+            gm_shadow_tags_out c = nd->out;
+            nd->twin->eval(nd->twin->ctx, &nd->out);
+            nd->twin->compare(nd->twin->ctx, d->cycle, &c, &nd->out);
+        }
+    }
     /* Phase A: the preferred writer of every queue decides first. */
     for (uint32_t k = 0; k < n; k++) {
         deliver(d, k, now);
@@ -399,6 +411,8 @@ static void ccn_cycle(void *ctx, gm_time now)
         nd->respq.resv -= nd->respq.freed;
         nd->reqq.freed = nd->respq.freed = nd->cb.freed = nd->ideal.freed = 0;
         gm_shadow_tags_tick(&nd->st, &nd->st_in);
+        if (nd->twin)
+            nd->twin->tick(nd->twin->ctx, &nd->st_in);
         nd->st_in = (gm_shadow_tags_in){0};
         nd->nwrites = 0;
         if (check)
@@ -768,6 +782,44 @@ static void ccn_stats_text(const gm_system *s, const void *state, FILE *f)
     fprintf(f, "  design                 %s ring of %u L1s: %" PRIu64 " requests in, %" PRIu64
                " remote hits, %" PRIu64 " to L2 after a round, %" PRIu64 " ideal hits\n",
             name, d->n, d->st.injected, d->st.hits, d->st.misses, d->st.ideal_hits);
+}
+
+/* ---- co-simulation ------------------------------------------------------ */
+
+static ccn *ccn_of(const gm_system *s)
+{
+    return s->design == &gm_ccn_design ? s->design_state : NULL;
+}
+
+uint32_t gm_ccn_shadow_count(const gm_system *s)
+{
+    const ccn *d = ccn_of(s);
+    return d ? d->n : 0;
+}
+
+void gm_ccn_shadow_name(const gm_system *s, uint32_t k, char *buf, size_t len)
+{
+    (void)s;
+    snprintf(buf, len, "ccn-shadow-%u", k);
+}
+
+void gm_ccn_shadow_size(const gm_system *s, uint32_t k, uint32_t *sets, uint32_t *ways,
+                        uint32_t *tag_bits)
+{
+    const gm_shadow_tags *st = &ccn_of(s)->node[k].st;
+    *sets = st->sets;
+    *ways = st->ways;
+    *tag_bits = st->tag_bits;
+}
+
+int gm_ccn_shadow_attach_twin(gm_system *s, uint32_t k, const gm_shadow_twin *twin,
+                              gm_error *err)
+{
+    ccn *d = ccn_of(s);
+    if (!d || k >= d->n)
+        return gm_fail(err, "no CCN shadow tag instance %u", k);
+    d->node[k].twin = twin;
+    return 0;
 }
 
 const gm_design_ops gm_ccn_design = {

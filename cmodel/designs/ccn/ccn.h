@@ -22,4 +22,17 @@ extern const gm_config_section gm_ccn_section;
 extern const gm_config_key gm_ccn_keys[GM_CCN_NKEYS];
 int gm_ccn_validate(const gm_config *c, gm_error *err);
 
+/* Co-simulation of the shadow tags (docs/cosim.md): in a system built
+ * with kind = ccn, instance k (0 .. count-1) is node k's shadow tag
+ * array, named "ccn-shadow-<k>"; count is 0 for other designs. */
+struct gm_system;
+struct gm_shadow_twin;
+uint32_t gm_ccn_shadow_count(const struct gm_system *s);
+void gm_ccn_shadow_name(const struct gm_system *s, uint32_t k, char *buf, size_t len);
+void gm_ccn_shadow_size(const struct gm_system *s, uint32_t k, uint32_t *sets, uint32_t *ways,
+                        uint32_t *tag_bits);
+/* Realizes instance k by twin from now on (twin must outlive the run). */
+int gm_ccn_shadow_attach_twin(struct gm_system *s, uint32_t k, const struct gm_shadow_twin *twin,
+                              gm_error *err);
+
 #endif

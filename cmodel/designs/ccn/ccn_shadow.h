@@ -50,6 +50,20 @@ typedef struct gm_shadow_tags {
     gm_shadow_tags_out q;   /* registered outputs */
 } gm_shadow_tags;
 
+/* A second implementation of the block (its Verilated RTL) that answers
+ * lookups in place of the C model during system co-simulation, as
+ * gm_router_twin does for a router (noc/net.h): each cycle the node takes
+ * the twin's outputs (eval) and uses them; the C model runs in shadow on
+ * the same inputs (tick) and compare() gets both outputs, returning
+ * non-zero on a divergence (the twin's owner stops the run). */
+typedef struct gm_shadow_twin {
+    void *ctx;
+    void (*eval)(void *ctx, gm_shadow_tags_out *out);
+    void (*tick)(void *ctx, const gm_shadow_tags_in *in);
+    int (*compare)(void *ctx, uint64_t cycle, const gm_shadow_tags_out *expected,
+                   const gm_shadow_tags_out *actual);
+} gm_shadow_twin;
+
 /* sets 1..65536, ways 1..255, tag_bits 1..GM_SHADOW_MAX_TAG_BITS. All
  * entries invalid after init (the reset state). */
 int gm_shadow_tags_init(gm_shadow_tags *st, uint32_t sets, uint32_t ways, uint32_t tag_bits,
