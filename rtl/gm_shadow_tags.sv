@@ -83,32 +83,42 @@ module gm_shadow_tags #(
   assign b_e  = swap ? IdxW'(32'(wr0_set_i) * Ways + 32'(wr0_way_i))
                      : IdxW'(32'(wr1_set_i) * Ways + 32'(wr1_way_i));
 
+  // Per entry, with constant indices: a decoder per port and a 3:1
+  // select per entry, not a shifter over the whole array.
   always_comb begin
     valid_d = valid_q;
     tag_d = tag_q;
-    if (a_v) begin
-      valid_d[a_e] = a_tv;
-      tag_d[a_e*TagW +: TagW] = a_t;
-    end
-    if (b_v) begin
-      valid_d[b_e] = b_tv;
-      tag_d[b_e*TagW +: TagW] = b_t;
+    for (int i = 0; i < Entries; i++) begin
+      if (a_v && a_e == IdxW'(i)) begin
+        valid_d[i] = a_tv;
+        tag_d[i*TagW +: TagW] = a_t;
+      end
+      if (b_v && b_e == IdxW'(i)) begin
+        valid_d[i] = b_tv;
+        tag_d[i*TagW +: TagW] = b_t;
+      end
     end
   end
 
-  // The lookup against the written array (Mutation 2: the old one). The
-  // lowest hitting way wins: the loop runs from the top down.
+  // The lookup against the written array (Mutation 2: the old one): per
+  // way a Sets:1 select of the looked-up set's entry, then one comparator;
+  // the lowest hitting way wins (the loop runs from the top down).
   always_comb begin
-    int base;
-    logic v;
+    logic            v;
     logic [TagW-1:0] t;
     done_d = lk_valid_i;
     hit_d = 1'b0;
     way_d = '0;
-    base = 32'(lk_set_i) * Ways;
     for (int w = Ways - 1; w >= 0; w--) begin
-      v = (Mutation == 2) ? valid_q[base + w] : valid_d[base + w];
-      t = (Mutation == 2) ? tag_q[(base + w)*TagW +: TagW] : tag_d[(base + w)*TagW +: TagW];
+      v = 1'b0;
+      t = '0;
+      for (int st = 0; st < Sets; st++) begin
+        if (lk_set_i == SetW'(st)) begin
+          v = (Mutation == 2) ? valid_q[st*Ways + w] : valid_d[st*Ways + w];
+          t = (Mutation == 2) ? tag_q[(st*Ways + w)*TagW +: TagW]
+                              : tag_d[(st*Ways + w)*TagW +: TagW];
+        end
+      end
       if (lk_valid_i && v && t == lk_tag_i) begin
         hit_d = 1'b1;
         way_d = WayW'(w);
