@@ -5,8 +5,9 @@
 # top levels (inter-core reuse), to a drained end with the shadow tags
 # compared with their L1's tags at every cycle (ccn.check_every = 1). Then
 # the throttler with short epochs on a kernel without reuse (reduction)
-# and on btree, and the smallest queues (CCN buffer 1, ReqQ and RespQ 2)
-# under load: the bubble rule must keep the rings from deadlocking. The
+# and on btree, and the smallest queues (CCN buffer 1, ReqQ and RespQ 2,
+# a CCN buffer head gives up after 20 cycles) under load: the bubble rule
+# must keep the rings from deadlocking. The
 # checks are identities the counters must obey whatever the timing:
 #   - a ring request ends as a hit or as a miss after the whole ring;
 #   - a hit's response retraces its request's hops: every total is even;
@@ -52,6 +53,7 @@ if d["kind"] == "ccn":
         assert sum(d["throttled_epochs"]) == 0 and d["to_l2_throttled"] == 0, d
     if expect == "stress":
         assert d["to_l2_cb_full"] > 0 and d["reqq_stall_respq_full"] > 0, d
+        assert d["to_l2_cb_timeout"] > 0, d
     line += "  %s: %d in, %d hits, %d to L2 after a round, %.1f hops per hit" % (
         v, d["ccn_injected"], d["ccn_hits"], d["ccn_misses"], d["hops_per_hit"])
 print(line)
@@ -72,5 +74,6 @@ check rt-reduction throttle
 check rt-hmin0-btree nothrottle
 "$GMSIM" run --config "$SRC/configs/ccn/ccn_b.ini" --workload btree --size tiny --quiet \
     -o ccn.check_every=1 -o ccn.cb_entries=1 -o ccn.reqq_entries=2 -o ccn.respq_entries=2 \
+    -o ccn.cb_timeout=20 \
     --stats "$T/s.json"
 check b-smallest-queues stress

@@ -22,6 +22,7 @@ typedef struct ccn_stats {
     uint64_t ideal_hits;      /* variant ideal: found in another L1 at the miss */
     uint64_t to_l2_cb_full;   /* load misses sent to L2 because the CCN buffer was full */
     uint64_t to_l2_throttled; /* load misses sent to L2 by the throttler */
+    uint64_t to_l2_cb_timeout;/* CCN buffer heads that gave up on the ring (cb_timeout) */
     uint64_t lookups;         /* shadow-tag lookups */
     uint64_t stale_hits;      /* shadow hits on a line the L1 dropped in the same cycle */
     uint64_t stolen_cycles;   /* L1 data-array cycles taken by remote hits */
@@ -233,8 +234,8 @@ static void reqq_head(ccn *d, uint32_t k, bool *l2_used, gm_time now)
     }
     case GM_CCN_HEAD_RESPOND: {
         gm_ccn_q_pop(&nd->reqq);
-        gm_cache_use_port(&d->l1[k].e, 1, now);
-        d->st.stolen_cycles++;
+        gm_cache_use_port(&d->l1[k].e, d->cfg.steal_cycles, now);
+        d->st.stolen_cycles += d->cfg.steal_cycles;
         d->st.hits++;
         gm_ccn_rt_hit(&d->node[r->src].rt);
         nd->respq.resv++;
@@ -339,6 +340,14 @@ static void take_miss(ccn *d, uint32_t k, bool *l2_used, gm_time now)
         gm_ccn_q_push(&nd->reqq, r);
         gm_ccn_rt_injected(&nd->rt);
         d->st.injected++;
+    } else if (r && d->cfg.cb_timeout &&
+               (now - r->t_mark) / gm_system_core_period(d->s) >= d->cfg.cb_timeout &&
+               send_to_l2(d, k, r, l2_used, now)) {
+        /* Forwarded requests always win the ReqQ, so under a saturated
+         * ring a node's buffer can wait without bound: after cb_timeout
+         * its head goes to L2 as if it had never been a CCN request. */
+        gm_ccn_q_pop(&nd->cb);
+        d->st.to_l2_cb_timeout++;
     }
 }
 
@@ -745,6 +754,7 @@ static void ccn_stats_json(const gm_system *s, const void *state, cJSON *design,
     cJSON_AddNumberToObject(design, "ideal_hits", (double)st->ideal_hits);
     cJSON_AddNumberToObject(design, "to_l2_cb_full", (double)st->to_l2_cb_full);
     cJSON_AddNumberToObject(design, "to_l2_throttled", (double)st->to_l2_throttled);
+    cJSON_AddNumberToObject(design, "to_l2_cb_timeout", (double)st->to_l2_cb_timeout);
     cJSON_AddNumberToObject(design, "shadow_lookups", (double)st->lookups);
     cJSON_AddNumberToObject(design, "shadow_stale_hits", (double)st->stale_hits);
     cJSON_AddNumberToObject(design, "stolen_data_cycles", (double)st->stolen_cycles);

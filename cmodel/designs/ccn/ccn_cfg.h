@@ -24,6 +24,9 @@ typedef struct gm_ccn_cfg {
     uint32_t rt_sample;      /* tS, thread instructions per core (seed: 1 M) */
     uint32_t rt_period;      /* tP, thread instructions per core (seed: 10 M) */
     uint32_t rt_hmin_pct;    /* Hmin, percent (seed: 5) */
+    uint32_t cb_timeout;     /* a CCN buffer head that waited this many core cycles goes
+                                to L2 instead; 0: it waits for the ring however long */
+    uint32_t steal_cycles;   /* L1 data-array cycles a remote hit takes (seed: one) */
     uint32_t check_every;    /* shadow == L1 tags checked every this many core cycles;
                                 0: never */
 } gm_ccn_cfg;

@@ -43,6 +43,13 @@ const gm_config_key gm_ccn_keys[GM_CCN_NKEYS] = {
     GM_CFG_U32("ccn", ccn.rt_hmin_pct, "rt_hmin_pct", 5, 0, 100, AS, "percent",
                "Hmin: a sample whose CCN hit rate is below this throttles the core for "
                "the rest of the epoch (seed: 5%)."),
+    GM_CFG_U32("ccn", ccn.cb_timeout, "cb_timeout", 1000, 0, 1u << 20, AS, "core cycles",
+               "A CCN buffer head that has waited this long for its ReqQ goes to L2 instead "
+               "(forwarded requests always win the ReqQ, so a node can starve; 0: no "
+               "limit, the seed's text)."),
+    GM_CFG_U32("ccn", ccn.steal_cycles, "steal_cycles", 1, 1, 16, AS, "core cycles",
+               "L1 data-array cycles a remote hit takes from the owner's core to read the "
+               "line (seed: one)."),
     GM_CFG_U32("ccn", ccn.check_every, "check_every", 64, 0, 1u << 30, AS, "core cycles",
                "Shadow tags compared with their L1's tags every this many cycles (1: every "
                "cycle; 0: never); a difference stops the run."),
