@@ -113,6 +113,8 @@ int32_t gm_tag_allocate(gm_tag_array *t, uint64_t addr, gm_tag_victim *v)
     l->valid = 0;
     l->dirty = 0;
     l->last_use = ++t->stamp;
+    if (t->on_update)
+        t->on_update(t->on_update_ctx, idx, l);
     return idx;
 }
 
@@ -125,4 +127,6 @@ void gm_tag_invalidate(gm_tag_array *t, int32_t idx)
     l->valid = 0;
     l->dirty = 0;
     l->last_use = 0;
+    if (t->on_update)
+        t->on_update(t->on_update_ctx, idx, l);
 }

@@ -49,6 +49,11 @@ typedef struct gm_tag_array {
     uint32_t il_owners; /* owners the chunks are dealt over */
     uint64_t stamp;     /* source of last-use stamps */
     uint32_t lines_used;
+    /* Optional observer of tag updates (allocate, invalidate): a copy of
+     * the tags kept elsewhere (CCN shadow tags) is written with every
+     * update, as the hardware writes both arrays. NULL: none. */
+    void (*on_update)(void *ctx, int32_t idx, const struct gm_tag_line *l);
+    void *on_update_ctx;
 } gm_tag_array;
 
 /* What an allocation pushed out. */

@@ -10,6 +10,7 @@
 #include "designs/dcl1/dcl1_cfg.h"
 #include "designs/selrep/selrep_cfg.h"
 #include "designs/sharedl1/sharedl1_cfg.h"
+#include "designs/ccn/ccn_cfg.h"
 #include "sim/error.h"
 
 typedef enum gm_warp_sched { GM_SCHED_GTO = 0, GM_SCHED_LRR = 1 } gm_warp_sched;
@@ -129,6 +130,7 @@ typedef struct gm_config {
     gm_dcl1_cfg dcl1;
     gm_selrep_cfg selrep;
     gm_sharedl1_cfg sharedl1;
+    gm_ccn_cfg ccn;
 } gm_config;
 
 /* Built-in defaults: the DC-L1 Table II baseline. */

@@ -9,6 +9,7 @@
 #include "designs/dcl1/dcl1.h"
 #include "designs/selrep/selrep.h"
 #include "designs/sharedl1/sharedl1.h"
+#include "designs/ccn/ccn.h"
 
 /* The index is the value of [design] kind: keep the order stable. */
 static const gm_design_ops *const designs[] = {
@@ -16,9 +17,10 @@ static const gm_design_ops *const designs[] = {
     &gm_dcl1_design,
     &gm_selrep_design,
     &gm_sharedl1_design,
+    &gm_ccn_design,
 };
 
-const char *const gm_design_names[] = { "baseline", "dcl1", "selrep", "sharedl1", NULL };
+const char *const gm_design_names[] = { "baseline", "dcl1", "selrep", "sharedl1", "ccn", NULL };
 
 #define NDESIGNS (sizeof designs / sizeof designs[0])
 _Static_assert(sizeof gm_design_names / sizeof gm_design_names[0] == NDESIGNS + 1,

@@ -20,11 +20,14 @@
 #include <vector>
 
 #include "cosim/cosim.h"
+#include "cosim/cosim_shadow.h"
 #include "router/router_bench.h"
 #include "selrep_rdd/rdd_ports.h"
+#include "shadow/shadow_bench.h"
 
 extern "C" {
 #include "cli/cli.h"
+#include "designs/ccn/ccn.h"
 #include "designs/selrep/selrep.h"
 #include "system/system.h"
 #include "noc/net.h"
@@ -41,6 +44,9 @@ std::vector<ModelKind>& model_registry()
 std::vector<RddModelKind>& rdd_model_registry()
 {
     static std::vector<RddModelKind> r;
+std::vector<ShadowKind>& shadow_registry()
+{
+    static std::vector<ShadowKind> r;
     return r;
 }
 
@@ -64,6 +70,7 @@ std::string cfg_text(const gm_router_cfg& c)
 
 struct Twin;
 struct RddTwin;
+struct ShadowTwin;
 
 // Everything one co-simulated run holds; the gm_cli_ext argument.
 struct Session {
@@ -72,6 +79,7 @@ struct Session {
     std::unique_ptr<VerilatedContext> ctx;
     std::vector<std::unique_ptr<Twin>> twins;
     std::unique_ptr<RddTwin> rdd;  // the SelRep RDD in RTL (--rtl selrep-rdd), or null
+    std::vector<std::unique_ptr<ShadowTwin>> shadows;  // CCN shadow tags
     gm_system* sys = nullptr;
     std::string divergence;      // first failure (mismatch or RTL assertion), or ""
     std::string diverged_name;   // its instance
@@ -109,7 +117,9 @@ void record_failure_of(Session* s, const std::string& name, uint64_t cycle,
     gm_system_request_stop(s->sys, s->divergence.c_str());
 }
 
-void record_failure(Twin* t, uint64_t cycle, const std::string& what)
+// A router or shadow-tag twin's failure: both carry their Session and name.
+template <class T>
+void record_failure(T* t, uint64_t cycle, const std::string& what)
 {
     record_failure_of(t->s, t->name, cycle, what);
 }
@@ -267,6 +277,113 @@ int twin_compare(void* ctx, uint64_t cycle, const gm_router_out* expected,
     return 1;
 }
 
+// One CCN shadow tag instance: the gm_shadow_twin callbacks over an
+// RtlShadow. Its cycles are the design's core cycles.
+struct ShadowTwin {
+    Session* s = nullptr;
+    std::string name;
+    std::unique_ptr<RtlShadow> rtl;
+    gm_shadow_twin hook{};
+    uint64_t compared = 0;
+    uint64_t cycle = 0;
+    bool tracing = false;
+};
+
+void shadow_eval(void* ctx, gm_shadow_tags_out* out)
+{
+    static_cast<ShadowTwin*>(ctx)->rtl->outputs(out);
+}
+
+void shadow_tick(void* ctx, const gm_shadow_tags_in* in)
+{
+    ShadowTwin* t = static_cast<ShadowTwin*>(ctx);
+    Session* s = t->s;
+    if (!t->tracing && !s->wave_path.empty() && t->name == s->wave_instance &&
+        t->cycle >= s->wave_from) {
+        t->rtl->trace_open(s->wave_path);
+        t->tracing = true;
+    }
+    t->rtl->clock(*in, t->cycle);
+    if (s->ctx->gotError() || s->ctx->gotFinish()) {
+        char msg[200];
+        std::snprintf(msg, sizeof msg,
+                      "co-simulation: RTL of %s stopped at cycle %" PRIu64
+                      " (%s; Verilator printed why on stdout)",
+                      t->name.c_str(), t->cycle,
+                      s->ctx->gotError() ? "assertion or $error" : "$finish");
+        record_failure(t, t->cycle, msg);
+    }
+}
+
+int shadow_compare(void* ctx, uint64_t cycle, const gm_shadow_tags_out* expected,
+                   const gm_shadow_tags_out* actual)
+{
+    ShadowTwin* t = static_cast<ShadowTwin*>(ctx);
+    t->compared++;
+    t->cycle = cycle;
+    gm_tb::Checker chk;
+    gm_tb::shadow_compare(*expected, *actual, chk);
+    if (!chk.failed()) return 0;
+    for (const auto& l : chk.lines())
+        std::fprintf(stderr, "FAILURE: %s cycle %" PRIu64 ": %s\n", t->name.c_str(), cycle,
+                     l.c_str());
+    char head[160];
+    std::snprintf(head, sizeof head,
+                  "co-simulation: RTL of %s diverged from the C shadow tags at cycle "
+                  "%" PRIu64 " (%zu field%s): ",
+                  t->name.c_str(), cycle, chk.lines().size(), chk.lines().size() == 1 ? "" : "s");
+    record_failure(t, cycle, head + chk.lines()[0]);
+    return 1;
+}
+
+bool item_matches(const std::string& pattern, const char* name)
+{
+    size_t start = 0;
+    while (start <= pattern.size()) {
+        size_t end = pattern.find(',', start);
+        if (end == std::string::npos) end = pattern.size();
+        std::string item = pattern.substr(start, end - start);
+        if (item == "all" || (!item.empty() && fnmatch(item.c_str(), name, 0) == 0))
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+// The CCN nodes' shadow tags matching the pattern ("all", or a glob over
+// ccn-shadow-<k>).
+int attach_shadows(Session* s, gm_system* sys, const char* pattern, gm_error* err)
+{
+    for (uint32_t k = 0; k < gm_ccn_shadow_count(sys); k++) {
+        char name[48];
+        gm_ccn_shadow_name(sys, k, name, sizeof name);
+        if (!item_matches(pattern, name)) continue;
+        uint32_t sets, ways, bits;
+        gm_ccn_shadow_size(sys, k, &sets, &ways, &bits);
+        const ShadowKind* kind = nullptr;
+        std::string built;
+        for (const ShadowKind& sk : shadow_registry()) {
+            if (sk.sets == sets && sk.ways == ways && sk.tag_bits == bits) kind = &sk;
+            built += "\n  " + std::to_string(sk.sets) + " sets x " + std::to_string(sk.ways) +
+                     " ways, " + std::to_string(sk.tag_bits) + "-bit tags";
+        }
+        if (!kind)
+            return gm_fail(err, "no Verilated shadow tags of %u sets x %u ways, %u-bit tags "
+                                "(instance %s); gmsim-cosim was built with:%s\n(add the size "
+                                "to tb/cosim/CMakeLists.txt)", sets, ways, bits, name,
+                           built.c_str());
+        auto t = std::make_unique<ShadowTwin>();
+        t->s = s;
+        t->name = name;
+        t->rtl = kind->make(s->ctx.get());
+        t->rtl->reset();
+        t->hook = gm_shadow_twin{t.get(), shadow_eval, shadow_tick, shadow_compare};
+        if (gm_ccn_shadow_attach_twin(sys, k, &t->hook, err) != 0) return -1;
+        s->shadows.push_back(std::move(t));
+    }
+    return 0;
+}
+
 // PATTERN: comma-separated items; "all" is every router, a network name
 // (noc, noc1, noc2) every router of that network, anything else a glob
 // over instance names (gmsim topology lists them).
@@ -337,7 +454,8 @@ int attach(void* arg, gm_system* sys, const char* pattern, gm_error* err)
         }
     }
     if (pattern_has(pattern, "selrep-rdd") && attach_rdd(s, sys, err) != 0) return -1;
-    if (s->twins.empty() && !s->rdd)
+    if (attach_shadows(s, sys, pattern, err) != 0) return -1;
+    if (s->twins.empty() && !s->rdd && s->shadows.empty())
         return gm_fail(err, "no router instance matches (see gmsim topology --table; "
                             "patterns: all, noc, noc1, noc2, or globs such as noc1-request-*)");
     if (!s->replaying && !s->twins.empty())
@@ -346,6 +464,10 @@ int attach(void* arg, gm_system* sys, const char* pattern, gm_error* err)
                      s->twins.front()->name.c_str());
     if (!s->replaying && s->rdd)
         std::fprintf(stderr, "gmsim-cosim: the SelRep RDD in RTL (selrep-rdd)\n");
+    if (!s->replaying && !s->shadows.empty())
+        std::fprintf(stderr, "gmsim-cosim: %zu shadow tag instance%s in RTL (%s ...)\n",
+                     s->shadows.size(), s->shadows.size() == 1 ? "" : "s",
+                     s->shadows.front()->name.c_str());
     s->cpu0 = cpu_now();
     return 0;
 }
@@ -381,10 +503,12 @@ int finish(void* arg, gm_system* sys, gm_error* err)
     double cpu = cpu_now() - s->cpu0;
     for (auto& t : s->twins) t->rtl->trace_close();
     if (s->rdd) s->rdd->rtl->trace_close();
+    for (auto& t : s->shadows) t->rtl->trace_close();
     if (s->replaying) return s->divergence.empty() ? 0 : -1;
     uint64_t cycles = 0;
     for (const auto& t : s->twins) cycles += t->compared;
-    size_t instances = s->twins.size() + (s->rdd ? 1 : 0);
+    for (const auto& t : s->shadows) cycles += t->compared;
+    size_t instances = s->twins.size() + s->shadows.size() + (s->rdd ? 1 : 0);
     std::fprintf(stderr,
                  "gmsim-cosim: %zu instance%s, %" PRIu64 " router-cycles compared, %.2f CPU s "
                  "in the run\n",
@@ -417,7 +541,8 @@ const char kRunHelp[] =
     "                     RTL; the C router runs in shadow and every output field\n"
     "                     is compared every cycle. PATTERN: comma-separated items,\n"
     "                     'all', a network (noc, noc1, noc2) or a glob over the\n"
-    "                     instance names of 'gmsim topology' (noc1-request-*).\n"
+    "                     instance names of 'gmsim topology' (noc1-request-*);\n"
+    "                     kind = ccn: ccn-shadow-<k> are the nodes' shadow tags.\n"
     "                     A divergence stops the run (exit 4) and leaves\n"
     "                     cosim_<instance>.fst. docs/cosim.md.\n"
     "                     'selrep-rdd': the SelRep design's RDD block.\n";
@@ -457,6 +582,7 @@ int cli_main(int argc, char** argv, const gm_cli_ext* base)
     int rc = gm_cli_main(argc, argv, &ext);
     s.twins.clear();  // the models before their context
     s.rdd.reset();
+    s.shadows.clear();
     return rc;
 }
 
