@@ -9,6 +9,7 @@
 
 #include "designs/dcl1/dcl1_cfg.h"
 #include "designs/selrep/selrep_cfg.h"
+#include "designs/ata/ata_cfg.h"
 #include "sim/error.h"
 
 typedef enum gm_warp_sched { GM_SCHED_GTO = 0, GM_SCHED_LRR = 1 } gm_warp_sched;
@@ -126,6 +127,7 @@ typedef struct gm_config {
     /* Each design's own section (designs/<name>/). */
     gm_dcl1_cfg dcl1;
     gm_selrep_cfg selrep;
+    gm_ata_cfg ata;
 } gm_config;
 
 /* Built-in defaults: the DC-L1 Table II baseline. */

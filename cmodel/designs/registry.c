@@ -8,15 +8,17 @@
 #include "designs/baseline/baseline.h"
 #include "designs/dcl1/dcl1.h"
 #include "designs/selrep/selrep.h"
+#include "designs/ata/ata.h"
 
 /* The index is the value of [design] kind: keep the order stable. */
 static const gm_design_ops *const designs[] = {
     &gm_baseline_design,
     &gm_dcl1_design,
     &gm_selrep_design,
+    &gm_ata_design,
 };
 
-const char *const gm_design_names[] = { "baseline", "dcl1", "selrep", NULL };
+const char *const gm_design_names[] = { "baseline", "dcl1", "selrep", "ata", NULL };
 
 #define NDESIGNS (sizeof designs / sizeof designs[0])
 _Static_assert(sizeof gm_design_names / sizeof gm_design_names[0] == NDESIGNS + 1,
