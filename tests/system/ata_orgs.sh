@@ -65,3 +65,17 @@ done
 "$GMSIM" run --config "$SRC/configs/ata/ata.ini" --workload btree --size tiny --quiet \
     --stats "$T/b.json"
 cmp "$T/a.json" "$T/b.json"
+# cross-key rules of [ata]
+bad() {
+    if "$GMSIM" run --config "$SRC/configs/ata/ata.ini" --workload gemm --size tiny --quiet \
+        "$@" 2>"$T/err"; then
+        echo "FAIL: accepted $*"; exit 1
+    fi
+    grep -q "$EXPECT" "$T/err" || { echo "FAIL: $*: $(cat "$T/err")"; exit 1; }
+}
+EXPECT="tag_ports = 3 exceeds the 2 cores" bad -o core.clusters=15 -o ata.tag_ports=3
+EXPECT="home_granule = 384 must be a power of two" bad -o ata.home_granule=384
+EXPECT="tag_ports = 11 exceeds the 10 cores" bad -o ata.tag_ports=11
+EXPECT="banks = 17" bad -o ata.banks=17
+EXPECT="at most 32" bad -o core.clusters=1 -o core.num_cores=33
+echo "PASS: ata configurations"

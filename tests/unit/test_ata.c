@@ -54,7 +54,8 @@ static void rig_init(rig *g, uint32_t org, uint32_t tag_ports)
                                .latency = 5, .mshr_entries = 4, .mshr_merge = 4,
                                .miss_queue = 2, .port_bytes = 128, .sectored = 1};
     g->cfg.ata = (gm_ata_cfg){.org = org, .banks = 2, .tag_ports = tag_ports,
-                              .remote_fill = 1, .home_granule = 128};
+                              .remote_fill = 1, .home_granule = 128,
+                              .xbar_queue = 2};
     g->ata = (gm_ata_tags){.arrays = g->arrays, .k = K, .ports = tag_ports ? tag_ports : K,
                            .cycle = UINT64_MAX};
     const gm_clock_domain *d = &g->clk.d[0];

@@ -15,7 +15,7 @@ extern const gm_design_ops gm_ata_design;
 
 /* The [ata] section (ata_config.c). */
 extern const gm_config_section gm_ata_section;
-#define GM_ATA_NKEYS 5
+#define GM_ATA_NKEYS 6
 extern const gm_config_key gm_ata_keys[GM_ATA_NKEYS];
 int gm_ata_validate(const gm_config *c, gm_error *err);
 

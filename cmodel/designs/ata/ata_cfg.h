@@ -23,6 +23,7 @@ typedef struct gm_ata_cfg {
                               core cycle; 0 = one per core of the cluster */
     uint32_t remote_fill;  /* 1: a remote hit's data is filled into the local L1 */
     uint32_t home_granule; /* decoupled: bytes of consecutive addresses with one home */
+    uint32_t xbar_queue;   /* requests of an L1 waiting for the cluster request crossbar */
 } gm_ata_cfg;
 
 #endif

@@ -32,6 +32,9 @@ const gm_config_key gm_ata_keys[GM_ATA_NKEYS] = {
     GM_CFG_U32("ata", ata.home_granule, "home_granule", 128, 128, 1u << 20, AS, "bytes",
                "org = decoupled: consecutive bytes with the same home L1 (a power of two "
                ">= the 128 B line); home = (addr / home_granule) mod cluster size."),
+    GM_CFG_U32("ata", ata.xbar_queue, "xbar_queue", 8, 1, 1024, AS, "requests",
+               "Requests of one L1 waiting for the cluster request crossbar (remote reads, "
+               "decoupled home accesses); a full queue refuses the core's request."),
 };
 
 int gm_ata_validate(const gm_config *c, gm_error *err)

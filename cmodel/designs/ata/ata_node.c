@@ -59,6 +59,7 @@ int gm_ata_node_init(gm_ata_node *n, uint32_t id, uint32_t k, const gm_config *c
     n->cfg = *c;
     n->ata = ata;
     n->nbanks = cfg->ata.banks;
+    n->xq_cap = cfg->ata.xbar_queue;
     n->latency = c->latency;
     n->last_access = UINT64_MAX;
     if (gm_cache_engine_init(&n->bank[0], c, res, &n->tags, &n->mshr, &n->cstats, err))
@@ -127,7 +128,7 @@ static refusal lookup_check(const gm_ata_node *n, const gm_req *r, gm_time now, 
         return R_OK;
     uint32_t remote = hit_vector(n, r) & ~(1u << n->local);
     if (remote)
-        return n->xq_n < n->cfg.miss_queue ? R_OK : R_XQ;
+        return n->xq_n < n->xq_cap ? R_OK : R_XQ;
     return n->missq_n < n->cfg.miss_queue ? R_OK : R_MISSQ;
 }
 
@@ -136,7 +137,7 @@ static refusal check(const gm_ata_node *n, const gm_req *r, gm_time now)
     if (goes_home(n, r)) {
         if (n->last_access == now)
             return R_BUSY;
-        return n->xq_n < n->cfg.miss_queue ? R_OK : R_XQ;
+        return n->xq_n < n->xq_cap ? R_OK : R_XQ;
     }
     return lookup_check(n, r, now, true);
 }

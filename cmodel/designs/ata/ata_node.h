@@ -93,8 +93,8 @@ typedef struct gm_ata_node {
     /* queues; every request in one is owned by this node until it leaves */
     gm_req_fifo missq;         /* to L2, at most cfg.miss_queue */
     uint32_t missq_n;
-    gm_req_fifo xq;            /* to the request crossbar, at most cfg.miss_queue */
-    uint32_t xq_n;
+    gm_req_fifo xq;            /* to the request crossbar, at most xq_cap */
+    uint32_t xq_n, xq_cap;
     gm_req_fifo rq;            /* to the reply crossbar; bounded by what the node took */
     gm_req_fifo rpipe;         /* remote reads in the data-array pipeline */
     gm_req_fifo done;          /* completed, for the core */
