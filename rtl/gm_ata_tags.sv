@@ -91,7 +91,7 @@ module gm_ata_tags #(
     end
   endfunction
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       ent_q <= '0;
       age_q <= reset_ages();
