@@ -34,6 +34,9 @@ assert outcomes == loads > 0, (outcomes, loads)
 assert d["local_hits"] + d["remote_hits"] - (d["remote_hits"] if d["org"] == "ATA" else 0) \
     == l1["hits"], (d, l1["hits"])
 assert d["invariant_violations"] == 0, d
+# the seed's per-instruction L1 latency: every load instruction timed
+assert d["l1_access_latency_instructions"] > 0 and d["l1_access_latency_untracked"] == 0, d
+assert d["l1_access_latency_max"] >= d["l1_load_latency_max"], d
 org = d["org"]
 k = d["cluster_size"]
 if org == "private":
@@ -54,10 +57,10 @@ else:
     assert sum(d["hit_vector_population"]) == loads
     assert s["networks"]["cluster_request"]["packets_injected"] == d["remote_hits"]
 print("%-10s %7d cycles  loads %6d  local %6d  remote %5d  L2 %6d  dirty->L2 %3d  "
-      "L1 latency %.1f" % (name, s["summary"]["core_cycles"], loads,
+      "L1 access latency %.1f" % (name, s["summary"]["core_cycles"], loads,
                            d["local_hits"] + d["local_merges"],
                            d["remote_hits"] + d["remote_merges"], d["l2_misses"],
-                           d["remote_dirty_to_l2"], d["l1_load_latency_avg"]))
+                           d["remote_dirty_to_l2"], d["l1_access_latency_avg"]))
 PY
 done
 "$GMSIM" run --config "$SRC/configs/ata/ata.ini" --workload btree --size tiny --quiet \

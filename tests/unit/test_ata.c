@@ -113,8 +113,11 @@ static void step(rig *g)
     for (int i = 0; i < K; i++) {
         gm_ata_node_cycle(&g->n[i], g->now);
         g->ndone[i] = 0;
-        for (gm_req *r; (r = gm_ata_node_pop_reply(&g->n[i], g->now));)
+        for (gm_req *r; (r = gm_ata_node_pop_reply(&g->n[i], g->now));) {
             g->done[i][g->ndone[i]++] = r;
+            if (r->owner) /* what the core does as it takes a reply */
+                ((gm_mem_rec *)r->owner)->remaining--;
+        }
     }
 }
 
@@ -554,6 +557,47 @@ static void test_tagblk_matches_tag_array(void **state)
     gm_ata_tblk_free(&b);
 }
 
+/* The seed's L1 access latency: one load instruction of two line requests,
+ * the second accepted 3 cycles after the first; one hits (latency 5), the
+ * other misses and is answered 20 cycles after its acceptance: the
+ * instruction's latency is from the first acceptance to the last reply. */
+static void test_instruction_latency(void **state)
+{
+    (void)state;
+    rig g;
+    rig_init(&g, GM_ATA_ATA, 0);
+    warm(&g, 0, L(6));
+    gm_mem_rec rec = {.remaining = 2};
+    step(&g);
+    gm_time t0 = g.now;
+    gm_req *a = mkreq(&g, 0, GM_REQ_LOAD, L(9), 0x1);
+    a->owner = &rec;
+    assert_true(gm_ata_node_offer(&g.n[0], a, g.now));
+    gm_ata_node_accept(&g.n[0], a, g.now);
+    for (int i = 0; i < 3; i++)
+        step(&g);
+    gm_req *b = mkreq(&g, 0, GM_REQ_LOAD, L(6), 0x1);
+    b->owner = &rec;
+    assert_true(gm_ata_node_offer(&g.n[0], b, g.now));
+    gm_ata_node_accept(&g.n[0], b, g.now);
+    gm_req *m = wait_l2(&g, 0);
+    assert_ptr_equal(m, a);
+    while ((g.now - t0) / g.clk.d[0].period < 20)
+        step(&g);
+    assert_int_equal(rec.remaining, 1);          /* the hit came back first */
+    assert_int_equal(g.n[0].st.inst_lat_n, 0);   /* not the last one */
+    answer_l2(&g, m);
+    wait_done(&g, 0);
+    assert_int_equal(rec.remaining, 0);
+    assert_int_equal(g.n[0].st.inst_lat_n, 1);
+    assert_int_equal(g.n[0].st.inst_lat_sum, (g.now - t0) / g.clk.d[0].period);
+    assert_true(g.n[0].st.inst_lat_sum > 20);
+    assert_int_equal(g.n[0].inst_used, 0);
+    gm_req_release(&g.pool, a);
+    gm_req_release(&g.pool, b);
+    rig_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -569,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_private_never_remote),
         cmocka_unit_test(test_decoupled_home),
         cmocka_unit_test(test_tagblk_matches_tag_array),
+        cmocka_unit_test(test_instruction_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -263,6 +263,11 @@ static void sum_stats(const ata *a, gm_ata_stats *t)
         t->load_lat_n += s->load_lat_n;
         if (s->load_lat_max > t->load_lat_max)
             t->load_lat_max = s->load_lat_max;
+        t->inst_lat_sum += s->inst_lat_sum;
+        t->inst_lat_n += s->inst_lat_n;
+        if (s->inst_lat_max > t->inst_lat_max)
+            t->inst_lat_max = s->inst_lat_max;
+        t->inst_untracked += s->inst_untracked;
         t->invariant_violations += s->invariant_violations;
     }
 }
@@ -311,6 +316,11 @@ static void ata_stats_json(const gm_system *s, const void *state, cJSON *design,
     cJSON_AddNumberToObject(design, "l1_load_latency_avg",
                             t.load_lat_n ? (double)t.load_lat_sum / (double)t.load_lat_n : 0.0);
     cJSON_AddNumberToObject(design, "l1_load_latency_max", (double)t.load_lat_max);
+    cJSON_AddNumberToObject(design, "l1_access_latency_avg",
+                            t.inst_lat_n ? (double)t.inst_lat_sum / (double)t.inst_lat_n : 0.0);
+    cJSON_AddNumberToObject(design, "l1_access_latency_max", (double)t.inst_lat_max);
+    cJSON_AddNumberToObject(design, "l1_access_latency_instructions", (double)t.inst_lat_n);
+    cJSON_AddNumberToObject(design, "l1_access_latency_untracked", (double)t.inst_untracked);
     cJSON_AddNumberToObject(design, "invariant_violations", (double)t.invariant_violations);
 }
 
@@ -324,10 +334,10 @@ static void ata_stats_text(const gm_system *s, const void *state, FILE *f)
     ata_point_name(a, name, sizeof name);
     fprintf(f, "  design                 ATA-Cache %s (clusters of %u): loads local %" PRIu64
                "+%" PRIu64 " merged, remote %" PRIu64 "+%" PRIu64 " merged, L2 %" PRIu64
-               ", remote dirty->L2 %" PRIu64 ", L1 load latency %.1f\n",
+               ", remote dirty->L2 %" PRIu64 ", L1 access latency %.1f\n",
             name, a->k, t.local_hits, t.local_merges, t.remote_hits, t.remote_merges,
             t.l2_misses, t.remote_stale,
-            t.load_lat_n ? (double)t.load_lat_sum / (double)t.load_lat_n : 0.0);
+            t.inst_lat_n ? (double)t.inst_lat_sum / (double)t.inst_lat_n : 0.0);
 }
 
 const gm_design_ops gm_ata_design = {

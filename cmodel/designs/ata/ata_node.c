@@ -1,6 +1,7 @@
 #include "designs/ata/ata_node.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Why a lookup is refused, finer than gm_cache_fail: the design counts
@@ -62,6 +63,15 @@ int gm_ata_node_init(gm_ata_node *n, uint32_t id, uint32_t k, const gm_config *c
     n->xq_cap = cfg->ata.xbar_queue;
     n->latency = c->latency;
     n->last_access = UINT64_MAX;
+    /* at most max_warps * 8 memory instructions of a core are in flight
+     * (core.c); twice that many slots keep the probe chains short */
+    uint32_t slots = 16;
+    while (slots < 16 * cfg->core.max_warps)
+        slots <<= 1;
+    n->inst = calloc(slots, sizeof *n->inst);
+    if (!n->inst)
+        return gm_fail(err, "out of memory for ata L1 %u", id);
+    n->inst_mask = slots - 1;
     if (gm_cache_engine_init(&n->bank[0], c, res, &n->tags, &n->mshr, &n->cstats, err))
         return -1;
     for (uint32_t b = 1; b < n->nbanks; b++)
@@ -73,6 +83,77 @@ int gm_ata_node_init(gm_ata_node *n, uint32_t id, uint32_t k, const gm_config *c
 void gm_ata_node_free(gm_ata_node *n)
 {
     gm_cache_engine_free(&n->bank[0]);
+    free(n->inst);
+    n->inst = NULL;
+}
+
+/* ---- per-instruction latency (the seed's L1 access latency) ------------------- */
+
+static uint32_t inst_home(const gm_ata_node *n, const void *rec)
+{
+    return (uint32_t)(((uintptr_t)rec >> 4) * 0x9E3779B1u) & n->inst_mask;
+}
+
+/* Slot of rec, or of the empty slot where it would go. */
+static uint32_t inst_find(const gm_ata_node *n, const void *rec)
+{
+    uint32_t i = inst_home(n, rec);
+    while (n->inst[i].rec && n->inst[i].rec != rec)
+        i = (i + 1) & n->inst_mask;
+    return i;
+}
+
+/* A load request accepted: the first of its instruction starts the clock. */
+static void inst_start(gm_ata_node *n, const gm_req *r, gm_time now)
+{
+    if (r->kind != GM_REQ_LOAD || !r->owner)
+        return;
+    uint32_t i = inst_find(n, r->owner);
+    if (n->inst[i].rec)
+        return;
+    if (2 * (n->inst_used + 1) > n->inst_mask + 1) {
+        n->st.inst_untracked++;
+        return;
+    }
+    n->inst[i] = (gm_ata_inst){.rec = r->owner, .first = now};
+    n->inst_used++;
+}
+
+/* Removes slot i, shifting later entries of its probe chain back. */
+static void inst_delete(gm_ata_node *n, uint32_t i)
+{
+    for (uint32_t j = i;;) {
+        j = (j + 1) & n->inst_mask;
+        if (!n->inst[j].rec)
+            break;
+        uint32_t k = inst_home(n, n->inst[j].rec);
+        bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+        if (stays)
+            continue;
+        n->inst[i] = n->inst[j];
+        i = j;
+    }
+    n->inst[i].rec = NULL;
+    n->inst_used--;
+}
+
+/* r goes back to its core now. The core counts the instruction's requests
+ * down as it takes them (gm_mem_rec.remaining, core/core.h): r is the
+ * instruction's last when one is left. */
+static void inst_reply(gm_ata_node *n, const gm_req *r, gm_time now)
+{
+    if (r->kind != GM_REQ_LOAD || !r->owner ||
+        ((const gm_mem_rec *)r->owner)->remaining != 1)
+        return;
+    uint32_t i = inst_find(n, r->owner);
+    if (!n->inst[i].rec)
+        return; /* untracked */
+    uint64_t lat = (now - n->inst[i].first) / n->dom->period;
+    n->st.inst_lat_sum += lat;
+    n->st.inst_lat_n++;
+    if (lat > n->st.inst_lat_max)
+        n->st.inst_lat_max = lat;
+    inst_delete(n, i);
 }
 
 void gm_ata_node_connect(gm_ata_node *n, gm_ata_node_ports p, const gm_clock_domain *core)
@@ -272,6 +353,7 @@ void gm_ata_node_accept(void *node, gm_req *r, gm_time now)
     assert(check(n, r, now) == R_OK);
     n->outstanding++;
     r->t_mark = now;
+    inst_start(n, r, now);
     if (goes_home(n, r)) {
         uint32_t home = gm_ata_home_of(n, r->addr);
         n->last_access = now; /* the core's one request this cycle */
@@ -288,11 +370,12 @@ void gm_ata_node_accept(void *node, gm_req *r, gm_time now)
 
 gm_req *gm_ata_node_pop_reply(void *node, gm_time now)
 {
-    (void)now;
     gm_ata_node *n = node;
     gm_req *r = gm_req_fifo_pop(&n->done);
-    if (r)
+    if (r) {
         n->outstanding--;
+        inst_reply(n, r, now);
+    }
     return r;
 }
 
@@ -477,6 +560,9 @@ void gm_ata_node_cycle(void *node, gm_time now)
 
 int gm_ata_node_check_drained(const gm_ata_node *n, gm_error *err)
 {
+    if (n->inst_used)
+        return gm_fail(err, "drain check: ata L1 %u still times %u load instructions",
+                       n->id, n->inst_used);
     if (gm_ata_node_busy(n))
         return gm_fail(err, "drain check: ata L1 %u still holds requests (outstanding %u, "
                             "MSHRs %u, miss queue %u, crossbar queue %u)",

@@ -62,8 +62,21 @@ typedef struct gm_ata_stats {
     uint64_t load_lat_sum;    /* load accept -> reply to the core, core cycles */
     uint64_t load_lat_n;
     uint64_t load_lat_max;
+    uint64_t inst_lat_sum;    /* the seed's L1 access latency: per load instruction, its
+                                 first line request's acceptance by the L1 to its last
+                                 request's reply, core cycles */
+    uint64_t inst_lat_n;
+    uint64_t inst_lat_max;
+    uint64_t inst_untracked;  /* load instructions the table had no room for */
     uint64_t invariant_violations; /* remote hits whose target did not hold the line */
 } gm_ata_stats;
+
+/* A load instruction with requests at this L1: the core's record of it
+ * (gm_req.owner, a gm_mem_rec) and when its first request was accepted. */
+typedef struct gm_ata_inst {
+    const void *rec;
+    gm_time first;
+} gm_ata_inst;
 
 typedef struct gm_ata_node_ports {
     gm_link *l2_out;     /* to the L2 request network */
@@ -100,6 +113,8 @@ typedef struct gm_ata_node {
     gm_req_fifo done;          /* completed, for the core */
     uint32_t outstanding;      /* accepted from the core, not yet given back */
     gm_time last_access;       /* edge of the last tag lookup of this L1 */
+    gm_ata_inst *inst;         /* open addressing by record pointer, inst_mask + 1 slots */
+    uint32_t inst_mask, inst_used;
     gm_cache_stats cstats;     /* the L1 statistics (system "l1") */
     gm_ata_stats st;
 } gm_ata_node;
