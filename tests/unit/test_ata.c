@@ -34,6 +34,7 @@ typedef struct rig {
     gm_config cfg;
     gm_ata_tags ata;
     gm_tag_array *arrays[K];
+    gm_mshr *mshrs[K];
     gm_ata_node n[K];
     gm_link l2_out[K], l2_in[K], xreq_out[K], xreq_in[K], xrep_out[K], xrep_in[K];
     bool hold_xbar;       /* leave crossbar packets where the nodes put them */
@@ -57,7 +58,7 @@ static void rig_init(rig *g, uint32_t org, uint32_t tag_ports)
     g->cfg.ata = (gm_ata_cfg){.org = org, .banks = 2, .tag_ports = tag_ports,
                               .remote_fill = 1, .home_granule = 128,
                               .xbar_queue = 2};
-    g->ata = (gm_ata_tags){.arrays = g->arrays, .k = K, .ports = tag_ports ? tag_ports : K,
+    g->ata = (gm_ata_tags){.arrays = g->arrays, .mshrs = g->mshrs, .k = K, .ports = tag_ports ? tag_ports : K,
                            .cycle = UINT64_MAX};
     const gm_clock_domain *d = &g->clk.d[0];
     for (int i = 0; i < K; i++) {
@@ -65,6 +66,7 @@ static void rig_init(rig *g, uint32_t org, uint32_t tag_ports)
         assert_int_equal(gm_ata_node_init(&g->n[i], (uint32_t)i, K, &g->cfg, &g->res, &g->ata,
                                           &err), 0);
         g->arrays[i] = &g->n[i].tags;
+        g->mshrs[i] = &g->n[i].mshr;
         gm_link *ls[] = {&g->l2_out[i], &g->l2_in[i], &g->xreq_out[i], &g->xreq_in[i],
                          &g->xrep_out[i], &g->xrep_in[i]};
         for (int j = 0; j < 6; j++)
@@ -377,12 +379,24 @@ static void test_miss_everywhere_goes_to_l2(void **state)
     gm_req *r = issue(&g, 2, GM_REQ_LOAD, L(3), 0x4);
     assert_int_equal(g.n[2].st.l2_misses, 1);
     assert_int_equal(g.n[2].st.hv_pop[0], 1);
+    assert_int_equal(g.n[2].st.l2_while_pending, 0);
+    /* node 0 wants the line while node 2 fetches it: not in the hit
+     * vector (no valid sectors yet), so node 0 goes to L2 too */
+    gm_req *r0 = issue(&g, 0, GM_REQ_LOAD, L(3), 0x4);
+    assert_int_equal(g.n[0].st.l2_misses, 1);
+    assert_int_equal(g.n[0].st.l2_while_pending, 1);
+    gm_req *m0 = wait_l2(&g, 0);
+    answer_l2(&g, m0);
     gm_req *m = wait_l2(&g, 2);
     assert_ptr_equal(m, r);
     assert_int_equal(m->reply_bytes, 32); /* sectored: the missing sector only */
     answer_l2(&g, m);
     wait_done(&g, 2);
+    for (int i = 0; i < 10; i++)
+        step(&g);
+    assert_false(gm_ata_node_busy(&g.n[0]));
     gm_req_release(&g.pool, r);
+    gm_req_release(&g.pool, r0);
     rig_free(&g);
 }
 

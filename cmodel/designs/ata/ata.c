@@ -16,6 +16,7 @@ typedef struct ata {
     gm_ata_node *nodes;          /* [ncores], node i is core i's L1 */
     gm_ata_tags *tags;           /* [nclusters] */
     gm_tag_array **arrays;       /* [ncores] the tag arrays, cluster by cluster */
+    gm_mshr **mshrs;             /* [ncores] the MSHR tables, likewise */
     gm_link *l2_req, *l2_rep;    /* [ncores] node <-> L2 networks */
     gm_link *xreq_in, *xreq_out; /* [ncores] node -> cluster request crossbar -> node */
     gm_link *xrep_in, *xrep_out; /* [ncores] node -> cluster reply crossbar -> node */
@@ -130,6 +131,7 @@ static void ata_destroy(void *state)
     free(a->nodes);
     free(a->tags);
     free(a->arrays);
+    free(a->mshrs);
     gm_net_free(&a->req_net);
     gm_net_free(&a->rep_net);
     for (uint32_t z = 0; z < a->nclusters; z++) {
@@ -175,11 +177,13 @@ static int ata_build(gm_system *s, void **state, gm_error *err)
     a->nodes = calloc(nc, sizeof *a->nodes);
     a->tags = calloc(a->nclusters, sizeof *a->tags);
     a->arrays = calloc(nc, sizeof *a->arrays);
-    if (!a->nodes || !a->tags || !a->arrays)
+    a->mshrs = calloc(nc, sizeof *a->mshrs);
+    if (!a->nodes || !a->tags || !a->arrays || !a->mshrs)
         return gm_fail(err, "out of memory");
     uint32_t ports = cfg->ata.tag_ports ? cfg->ata.tag_ports : a->k;
     for (uint32_t z = 0; z < a->nclusters; z++)
-        a->tags[z] = (gm_ata_tags){.arrays = a->arrays + (size_t)z * a->k, .k = a->k,
+        a->tags[z] = (gm_ata_tags){.arrays = a->arrays + (size_t)z * a->k,
+                                   .mshrs = a->mshrs + (size_t)z * a->k, .k = a->k,
                                    .ports = ports, .cycle = UINT64_MAX};
     for (uint32_t i = 0; i < nc; i++) {
         gm_ata_node *n = &a->nodes[i];
@@ -187,6 +191,7 @@ static int ata_build(gm_system *s, void **state, gm_error *err)
             gm_system_add_l1(s, &n->cstats, err))
             return -1;
         a->arrays[i] = &n->tags;
+        a->mshrs[i] = &n->mshr;
         gm_ata_node_connect(n, (gm_ata_node_ports){
             .l2_out = &a->l2_req[i], .l2_in = &a->l2_rep[i],
             .xreq_out = &a->xreq_out[i], .xreq_in = &a->xreq_in[i],
@@ -253,6 +258,7 @@ static void sum_stats(const ata *a, gm_ata_stats *t)
         t->remote_merges += s->remote_merges;
         t->l2_misses += s->l2_misses;
         t->remote_stale += s->remote_stale;
+        t->l2_while_pending += s->l2_while_pending;
         t->remote_served += s->remote_served;
         for (uint32_t p = 0; p <= GM_ATA_MAX_CLUSTER; p++)
             t->hv_pop[p] += s->hv_pop[p];
@@ -304,6 +310,7 @@ static void ata_stats_json(const gm_system *s, const void *state, cJSON *design,
     cJSON_AddNumberToObject(design, "remote_merges", (double)t.remote_merges);
     cJSON_AddNumberToObject(design, "remote_dirty_to_l2", (double)t.remote_stale);
     cJSON_AddNumberToObject(design, "l2_misses", (double)t.l2_misses);
+    cJSON_AddNumberToObject(design, "l2_misses_pending_elsewhere", (double)t.l2_while_pending);
     cJSON_AddNumberToObject(design, "remote_served", (double)t.remote_served);
     cJSON *hv = cJSON_AddArrayToObject(design, "hit_vector_population");
     for (uint32_t p = 0; p <= a->k; p++)

@@ -254,6 +254,15 @@ static void to_xbar(gm_ata_node *n, gm_req *r, uint32_t target, gm_time now)
     n->xq_n++;
 }
 
+/* Whether another L1 of the cluster has a fetch of addr's line pending. */
+static bool pending_elsewhere(const gm_ata_node *n, uint64_t addr)
+{
+    for (uint32_t j = 0; j < n->k; j++)
+        if (j != n->local && gm_mshr_lookup(n->ata->mshrs[j], addr) >= 0)
+            return true;
+    return false;
+}
+
 /* The load lookup: local hit, local merge, remote hit (ata) or L2. */
 static void lookup_load(gm_ata_node *n, gm_req *r, bool own, gm_time now)
 {
@@ -298,6 +307,8 @@ static void lookup_load(gm_ata_node *n, gm_req *r, bool own, gm_time now)
             to_xbar(n, r, (uint32_t)remote, now);
         } else {
             n->st.l2_misses++;
+            if (n->org == GM_ATA_ATA && pending_elsewhere(n, r->addr))
+                n->st.l2_while_pending++;
             to_l2(n, r, now);
         }
         break;

@@ -52,6 +52,8 @@ typedef struct gm_ata_stats {
                                  decoupled: hit in a home node of another core */
     uint64_t remote_merges;   /* decoupled: joined a pending fetch of another home */
     uint64_t l2_misses;       /* sent to L2 at lookup (a primary miss everywhere) */
+    uint64_t l2_while_pending;/* ata: of those, loads whose line another L1 of the cluster
+                                 was fetching (not in the hit vector: no valid sectors) */
     uint64_t remote_stale;    /* ata: remote read found the line gone (the seed's
                                  "remote dirty"), sent on to L2 */
     uint64_t remote_served;   /* remote reads this node's data array served */

@@ -15,11 +15,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cache/mshr.h"
 #include "cache/tag_array.h"
 #include "sim/clock.h"
 
 typedef struct gm_ata_tags {
     gm_tag_array *const *arrays; /* [k] the L1s' tag arrays, in cluster order */
+    gm_mshr *const *mshrs;       /* [k] their MSHR tables, for statistics only (a line
+                                    being fetched is not in the hit vector) */
     uint32_t k;
     uint32_t ports;              /* requests per cycle */
     gm_time cycle;               /* edge the count below belongs to */
