@@ -34,6 +34,9 @@ assert outcomes == loads > 0, (outcomes, loads)
 assert d["local_hits"] + d["remote_hits"] - (d["remote_hits"] if d["org"] == "ATA" else 0) \
     == l1["hits"], (d, l1["hits"])
 assert d["invariant_violations"] == 0, d
+# the RTL twin's C block, kept in step with the L1 tag arrays, agreed on
+# every hit vector and every victim
+assert d["tag_block_checks"] > 0 and d["tag_block_mismatches"] == 0, d
 # the seed's per-instruction L1 latency: every load instruction timed
 assert d["l1_access_latency_instructions"] > 0 and d["l1_access_latency_untracked"] == 0, d
 assert d["l1_access_latency_max"] >= d["l1_load_latency_max"], d

@@ -15,6 +15,7 @@ typedef struct ata {
     uint32_t org;
     gm_ata_node *nodes;          /* [ncores], node i is core i's L1 */
     gm_ata_tags *tags;           /* [nclusters] */
+    gm_ata_tblk *blks;           /* [nclusters] the tag arrays' RTL twin blocks */
     gm_tag_array **arrays;       /* [ncores] the tag arrays, cluster by cluster */
     gm_mshr **mshrs;             /* [ncores] the MSHR tables, likewise */
     gm_link *l2_req, *l2_rep;    /* [ncores] node <-> L2 networks */
@@ -130,6 +131,10 @@ static void ata_destroy(void *state)
             gm_ata_node_free(&a->nodes[i]);
     free(a->nodes);
     free(a->tags);
+    if (a->blks)
+        for (uint32_t z = 0; z < a->nclusters; z++)
+            gm_ata_tblk_free(&a->blks[z]);
+    free(a->blks);
     free(a->arrays);
     free(a->mshrs);
     gm_net_free(&a->req_net);
@@ -178,7 +183,8 @@ static int ata_build(gm_system *s, void **state, gm_error *err)
     a->tags = calloc(a->nclusters, sizeof *a->tags);
     a->arrays = calloc(nc, sizeof *a->arrays);
     a->mshrs = calloc(nc, sizeof *a->mshrs);
-    if (!a->nodes || !a->tags || !a->arrays || !a->mshrs)
+    a->blks = calloc(a->nclusters, sizeof *a->blks);
+    if (!a->nodes || !a->tags || !a->arrays || !a->mshrs || !a->blks)
         return gm_fail(err, "out of memory");
     uint32_t ports = cfg->ata.tag_ports ? cfg->ata.tag_ports : a->k;
     for (uint32_t z = 0; z < a->nclusters; z++)
@@ -198,6 +204,16 @@ static int ata_build(gm_system *s, void **state, gm_error *err)
             .xrep_out = &a->xrep_out[i], .xrep_in = &a->xrep_in[i]}, core);
         gm_core_attach_port(&s->cores[i], (gm_core_port){&gm_ata_node_port, n,
                                                          &n->outstanding});
+    }
+    /* The C block of rtl/gm_ata_tags.sv per cluster, in step with the tag
+     * arrays (gm_ata_tags_mirror): the arrays' geometry, full-width tags,
+     * one lookup port. */
+    for (uint32_t z = 0; z < a->nclusters; z++) {
+        const gm_tag_array *t0 = &a->nodes[z * a->k].tags;
+        if (gm_ata_tblk_init(&a->blks[z], a->k, t0->sets, t0->assoc, GM_ATA_TBLK_MAX_TAG, 1,
+                             GM_TAG_SECTORS, err))
+            return -1;
+        a->tags[z].blk = &a->blks[z];
     }
     s->copies.max_allowed = a->org == GM_ATA_DECOUPLED ? a->nclusters : nc;
     return build_l2_nets(s, a, err) || build_cluster_nets(s, a, err) ? -1 : 0;
@@ -226,6 +242,11 @@ static int ata_check_drained(const void *state, gm_error *err)
     for (uint32_t i = 0; i < nc; i++)
         if (gm_ata_node_check_drained(&a->nodes[i], err))
             return -1;
+    for (uint32_t z = 0; z < a->nclusters; z++)
+        if (a->tags[z].blk_mismatches)
+            return gm_fail(err, "invariant: the tag-array block of cluster %u disagreed with "
+                                "the L1 tag arrays %llu times", z,
+                           (unsigned long long)a->tags[z].blk_mismatches);
     return 0;
 }
 
@@ -329,6 +350,13 @@ static void ata_stats_json(const gm_system *s, const void *state, cJSON *design,
     cJSON_AddNumberToObject(design, "l1_access_latency_instructions", (double)t.inst_lat_n);
     cJSON_AddNumberToObject(design, "l1_access_latency_untracked", (double)t.inst_untracked);
     cJSON_AddNumberToObject(design, "invariant_violations", (double)t.invariant_violations);
+    uint64_t checks = 0, mismatches = 0;
+    for (uint32_t z = 0; z < a->nclusters; z++) {
+        checks += a->tags[z].blk_checks;
+        mismatches += a->tags[z].blk_mismatches;
+    }
+    cJSON_AddNumberToObject(design, "tag_block_checks", (double)checks);
+    cJSON_AddNumberToObject(design, "tag_block_mismatches", (double)mismatches);
 }
 
 static void ata_stats_text(const gm_system *s, const void *state, FILE *f)

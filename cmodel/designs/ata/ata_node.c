@@ -271,6 +271,7 @@ static void lookup_load(gm_ata_node *n, gm_req *r, bool own, gm_time now)
     int32_t remote = -1;
     if (n->org == GM_ATA_ATA) {
         uint32_t hv = gm_ata_hit_vector(n->ata, r->addr, r->sectors);
+        gm_ata_tags_check(n->ata, r->addr, r->sectors, hv);
         gm_ata_tags_take_port(n->ata, now);
         uint32_t pop = 0;
         for (uint32_t v = hv; v; v &= v - 1)
@@ -288,6 +289,8 @@ static void lookup_load(gm_ata_node *n, gm_req *r, bool own, gm_time now)
         }
     }
     gm_cache_read(e, &p, r, now);
+    if (p.outcome == GM_CACHE_HIT)
+        gm_ata_tags_mirror(n->ata, n->local, GM_ATA_OP_TOUCH, r->addr, 0, UINT64_MAX);
     switch (p.outcome) {
     case GM_CACHE_HIT:
         if (own)
@@ -329,6 +332,7 @@ static void lookup(gm_ata_node *n, gm_req *r, bool own, gm_time now)
         break;
     case GM_REQ_STORE:
         gm_cache_write_evict(&n->bank[0], r->addr);
+        gm_ata_tags_mirror(n->ata, n->local, GM_ATA_OP_INVAL, r->addr, 0, UINT64_MAX);
         r->req_bytes = bytes;
         r->reply_bytes = 0;
         to_l2(n, r, now);
@@ -443,10 +447,14 @@ static bool fill(gm_ata_node *n, gm_req *r, bool install, gm_time now)
     if (install) {
         gm_cache_engine *e = bank_for(n, r->addr);
         gm_cache_filled f;
-        if (!gm_cache_fill(e, r, gm_cache_fill_mask(e, r), now, &f)) {
+        uint8_t mask = gm_cache_fill_mask(e, r);
+        if (!gm_cache_fill(e, r, mask, now, &f)) {
             n->st.bank_conflicts++;
             return false;
         }
+        gm_ata_tags_mirror(n->ata, n->local, GM_ATA_OP_FILL, r->addr, mask,
+                           f.allocated && f.victim.evicted ? f.victim.addr / GM_LINE_BYTES
+                                                           : UINT64_MAX);
         w = f.waiters;
     } else {
         int32_t entry = gm_mshr_lookup(&n->mshr, r->addr);
@@ -513,6 +521,7 @@ static void serve_remote(gm_ata_node *n, gm_req *r, gm_time now)
     }
     gm_link_pop(n->p.xreq_in, now);
     gm_tag_touch(&n->tags, way);
+    gm_ata_tags_mirror(n->ata, n->local, GM_ATA_OP_TOUCH, r->addr, 0, UINT64_MAX);
     gm_cache_use_port(e, gm_cache_port_cycles(e, r->sectors), now);
     n->st.remote_served++;
     gm_req_move(r, GM_LOC_NODE, n->id, now);

@@ -17,6 +17,7 @@
 
 #include "cache/mshr.h"
 #include "cache/tag_array.h"
+#include "designs/ata/ata_tagblk.h"
 #include "sim/clock.h"
 
 typedef struct gm_ata_tags {
@@ -25,6 +26,12 @@ typedef struct gm_ata_tags {
                                     being fetched is not in the hit vector) */
     uint32_t k;
     uint32_t ports;              /* requests per cycle */
+    /* The RTL twin's C block (ata_tagblk.h) kept in step with the arrays:
+     * every tag change of an L1 is applied to it through its update port,
+     * and every lookup's hit vector and every fill's victim are compared
+     * with it. NULL: not kept. */
+    gm_ata_tblk *blk;
+    uint64_t blk_checks, blk_mismatches;
     gm_time cycle;               /* edge the count below belongs to */
     uint32_t used;               /* requests taken at `cycle` */
 } gm_ata_tags;
@@ -46,6 +53,14 @@ static inline void gm_ata_tags_take_port(gm_ata_tags *t, gm_time now)
     }
     t->used++;
 }
+
+/* Applies a tag change of array n (GM_ATA_OP_*) to the block; for a fill
+ * that replaced a line, victim_line is the line address / 128 the tag
+ * array evicted (else UINT64_MAX), compared with the block's choice. */
+void gm_ata_tags_mirror(gm_ata_tags *t, uint32_t n, uint8_t op, uint64_t addr,
+                        uint8_t sectors, uint64_t victim_line);
+/* Compares hit vector hv of (addr, need) with the block's. */
+void gm_ata_tags_check(gm_ata_tags *t, uint64_t addr, uint8_t need, uint32_t hv);
 
 /* The remote L1 a request from `local` reads on a local miss with hit
  * vector hv: the first set bit after local, going round (local+1, ...,
