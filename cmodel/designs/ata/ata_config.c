@@ -24,7 +24,7 @@ const gm_config_key gm_ata_keys[GM_ATA_NKEYS] = {
                "Data-array banks per L1 (seed Table II: 4); line-interleaved, each "
                "[l1] port_bytes wide."),
     GM_CFG_U32("ata", ata.tag_ports, "tag_ports", 0, 0, GM_ATA_MAX_CLUSTER, AS, "requests",
-               "org = ata: requests the aggregated tag array of a cluster accepts per core "
+               "org = ata: loads the aggregated tag array of a cluster looks up per core "
                "cycle (the seed is silent); 0 = one per core of the cluster."),
     GM_CFG_U32("ata", ata.remote_fill, "remote_fill", 1, 0, 1, AS, "",
                "org = ata: 1 fills a remote hit's data into the local L1 when it returns "
