@@ -56,6 +56,8 @@ else:
     assert d["remote_hits"] > 0, d
     assert d["remote_served"] + d["remote_dirty_to_l2"] == d["remote_hits"], d
     assert d["remote_hits"] + d["l2_misses"] == l1["misses"], (d, l1["misses"])
+    # with remote_fill = 1 every primary miss, remote or L2, ends in a fill
+    assert l1["fills"] == l1["misses"], l1
     assert len(d["hit_vector_population"]) == k + 1
     assert sum(d["hit_vector_population"]) == loads
     assert s["networks"]["cluster_request"]["packets_injected"] == d["remote_hits"]
@@ -66,6 +68,20 @@ print("%-10s %7d cycles  loads %6d  local %6d  remote %5d  L2 %6d  dirty->L2 %3d
                            d["remote_dirty_to_l2"], d["l1_access_latency_avg"]))
 PY
 done
+# the keys the seed leaves open: one comparator port per cluster, no local
+# fill of remote data, 3 data banks (not a power of two)
+"$GMSIM" run --config "$SRC/configs/ata/ata.ini" --workload btree --size tiny --quiet \
+    -o ata.tag_ports=1 -o ata.remote_fill=0 -o ata.banks=3 --stats "$T/k.json"
+python3 - "$T/k.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); d, l1 = s["design"], s["l1"]
+assert s["status"] == "done" and d["tag_port_refusals"] > 0, d
+assert d["remote_hits"] > 0 and d["tag_block_mismatches"] == 0, d
+# every fill comes from L2 now: remote data is handed over without a copy
+assert l1["fills"] == d["l2_misses"] + d["remote_dirty_to_l2"], (l1["fills"], d)
+print("tag_ports=1 remote_fill=0 banks=3: %d cycles, %d comparator-port refusals, %d remote hits"
+      % (s["summary"]["core_cycles"], d["tag_port_refusals"], d["remote_hits"]))
+PY
 "$GMSIM" run --config "$SRC/configs/ata/ata.ini" --workload btree --size tiny --quiet \
     --stats "$T/a.json"
 "$GMSIM" run --config "$SRC/configs/ata/ata.ini" --workload btree --size tiny --quiet \
