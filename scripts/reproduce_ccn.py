@@ -19,15 +19,15 @@ build/reproduce/ccn/<size>/ (--force reruns). Writes docs/results/ccn.md:
     difference (hit rate, hops per hit, reuse latency, ring stalls).
 """
 import argparse
-import concurrent.futures
 import json
 import math
 import os
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gmsweep  # noqa: E402  (scripts/gmsweep: engines and the result store)
 
 POINTS = [
     ("baseline", "Baseline"),
@@ -55,25 +55,6 @@ def workloads(gmsim):
         if f and f[0] not in names:
             names.append(f[0])
     return names
-
-
-def run_one(gmsim, cfg, wl, size, path, timeout):
-    if os.path.exists(path):
-        return "cached", 0.0
-    tmp = path + ".tmp"
-    if os.path.exists(tmp):
-        os.remove(tmp)
-    cmd = [gmsim, "run", "--config", os.path.join(ROOT, "configs", "ccn", cfg + ".ini"),
-           "--workload", wl, "--size", size, "--quiet", "--stats", tmp]
-    t0 = time.time()
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return "timeout", time.time() - t0
-    if not os.path.exists(tmp):
-        return "failed (exit %d): %s" % (p.returncode, p.stderr.strip()[:200]), time.time() - t0
-    os.replace(tmp, path)
-    return ("ok" if p.returncode == 0 else "exit %d" % p.returncode), time.time() - t0
 
 
 def metrics(s):
@@ -214,28 +195,18 @@ def cmd_ccn(argv):
     ap.add_argument("--workloads", help="comma-separated subset")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "results", "ccn.md"))
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "reproduce", "ccn"))
-    ap.add_argument("--timeout", type=float, default=3600)
-    ap.add_argument("--force", action="store_true")
+    gmsweep.study_args(ap)
     a = ap.parse_args(argv)
+    a.jobs = a.j
     wls = a.workloads.split(",") if a.workloads else workloads(a.gmsim)
     work = os.path.join(a.work, a.size)
     os.makedirs(work, exist_ok=True)
     jobs = [(p, w, os.path.join(work, "%s__%s.json" % (p, w))) for p, _ in POINTS for w in wls]
-    if a.force:
-        for _, _, path in jobs:
-            if os.path.exists(path):
-                os.remove(path)
-    log("reproduce ccn: %d points x %d workloads = %d runs at size %s, %d at a time"
-        % (len(POINTS), len(wls), len(jobs), a.size, a.j))
-    failures = 0
-    with concurrent.futures.ThreadPoolExecutor(a.j) as ex:
-        futs = {ex.submit(run_one, a.gmsim, p, w, a.size, path, a.timeout): (p, w)
-                for p, w, path in jobs}
-        for f in concurrent.futures.as_completed(futs):
-            st, dt = f.result()
-            if st not in ("ok", "cached"):
-                failures += 1
-                log("  %s %s: %s" % (*futs[f], st))
+    failures = gmsweep.run_study(a, [(p, w) for p, w, _ in jobs], work,
+                                 lambda p: os.path.join(ROOT, "configs", "ccn", p + ".ini"),
+                                 "ccn")
+    for name, st, logpath in failures:
+        log("  not finished: %s: %s (log %s)" % (name, st, logpath))
     m = {}
     for p, w, path in jobs:
         if os.path.exists(path):

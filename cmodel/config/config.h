@@ -11,6 +11,7 @@
 #include "designs/selrep/selrep_cfg.h"
 #include "designs/sharedl1/sharedl1_cfg.h"
 #include "designs/ccn/ccn_cfg.h"
+#include "designs/ata/ata_cfg.h"
 #include "sim/error.h"
 
 typedef enum gm_warp_sched { GM_SCHED_GTO = 0, GM_SCHED_LRR = 1 } gm_warp_sched;
@@ -131,6 +132,7 @@ typedef struct gm_config {
     gm_selrep_cfg selrep;
     gm_sharedl1_cfg sharedl1;
     gm_ccn_cfg ccn;
+    gm_ata_cfg ata;
 } gm_config;
 
 /* Built-in defaults: the DC-L1 Table II baseline. */

@@ -10,6 +10,7 @@
 #include "designs/selrep/selrep.h"
 #include "designs/sharedl1/sharedl1.h"
 #include "designs/ccn/ccn.h"
+#include "designs/ata/ata.h"
 
 /* The index is the value of [design] kind: keep the order stable. */
 static const gm_design_ops *const designs[] = {
@@ -18,9 +19,11 @@ static const gm_design_ops *const designs[] = {
     &gm_selrep_design,
     &gm_sharedl1_design,
     &gm_ccn_design,
+    &gm_ata_design,
 };
 
-const char *const gm_design_names[] = { "baseline", "dcl1", "selrep", "sharedl1", "ccn", NULL };
+const char *const gm_design_names[] = { "baseline", "dcl1",     "selrep", "sharedl1",
+                                        "ccn",      "ata",      NULL };
 
 #define NDESIGNS (sizeof designs / sizeof designs[0])
 _Static_assert(sizeof gm_design_names / sizeof gm_design_names[0] == NDESIGNS + 1,

@@ -30,7 +30,7 @@ printf '[design]\ndesign = dcl1\n' > "$T/old1.ini"
 expect "old1.ini:2: \[design\] design is now \[design\] kind" --config "$T/old1.ini"
 printf '[design]\nkind = dcl1\nnodes = 40\n' > "$T/old2.ini"
 expect "old2.ini:3: \[design\] nodes moved to \[dcl1\] nodes" --config "$T/old2.ini"
-expect "\[design\] kind = ata" -o design.kind=ata
+expect "\[design\] kind = nosuch" -o design.kind=nosuch
 # the baseline does not look at the DC-L1 keys
 "$GMSIM" run --config "$SRC/configs/small.ini" --workload gemm --size tiny --quiet -o dcl1.nodes=3 -o dcl1.clusters=7 || { echo "FAIL: baseline rejected unused [dcl1] keys"; fail=1; }
 [ $fail -eq 0 ] && echo "PASS: invalid DC-L1 configurations rejected" || exit 1
