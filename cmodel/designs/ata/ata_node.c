@@ -331,7 +331,7 @@ static void lookup(gm_ata_node *n, gm_req *r, bool own, gm_time now)
         lookup_load(n, r, own, now);
         break;
     case GM_REQ_STORE:
-        gm_cache_write_evict_sectors(&n->bank[0], r->addr, r->sectors);
+        gm_cache_write_evict(&n->bank[0], r->addr);
         gm_ata_tags_mirror(n->ata, n->local, GM_ATA_OP_INVAL, r->addr, 0, UINT64_MAX);
         r->req_bytes = bytes;
         r->reply_bytes = 0;
