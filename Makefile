@@ -4,7 +4,8 @@
 #              Verilator/SystemC tree, the latter also in Release), runs ctest
 #              in each and the RTL smoke regression (scripts/regress smoke)
 # Other targets: build, build-rtl-release, bench, rtl-test, regress-nightly,
-# test-slurm (the sweep engine on a real one-node Slurm: docs/sweeps.md), clean.
+# test-slurm (the sweep engine on a real one-node Slurm: docs/sweeps.md),
+# test-pinned-full (the whole pinned-behaviour table), clean.
 
 BUILD  ?= build
 ASAN   ?= build-asan
@@ -15,7 +16,7 @@ RTLB  ?= build-rtl
 RTLR  ?= build-rtl-release
 
 .PHONY: all deps build build-asan build-rtl build-rtl-release run test test-asan bench clean rtl-test \
-	regress-smoke regress-nightly test-slurm
+	regress-smoke regress-nightly test-slurm test-pinned-full
 
 all: build
 
@@ -90,5 +91,12 @@ test-slurm: deps $(RTLB)/CMakeCache.txt
 	@cmake -S . -B $(RTLB) -DGM_SLURM_TEST=ON >/dev/null
 	@cmake --build $(RTLB) -j $(JOBS) --target gmsim gm_lockstep
 	cd $(RTLB) && ctest --output-on-failure -L slurm $(CTEST_ARGS)
+
+# The whole pinned-behaviour table, every config x every kernel (about 20
+# CPU minutes; the default suite checks a subset): run it before changing
+# anything on a timing path (docs/architecture.md, "Exact shortcuts").
+test-pinned-full: build
+	@cmake -S . -B $(BUILD) -DGM_PINNED_FULL=ON >/dev/null
+	cd $(BUILD) && ctest --output-on-failure -L pinned_full $(CTEST_ARGS)
 
 -include mk/synth.mk
