@@ -254,6 +254,7 @@ static void test_shadow_timing(void **state)
     gm_shadow_tags_eval(&st, &o);
     assert_int_equal(o.lk_done, 0);
     assert_int_equal(o.steal, 0);
+    gm_shadow_tags_free(&st);
     assert_int_not_equal(gm_shadow_tags_init(&st, 0, 2, 8, &err), 0);
     assert_int_not_equal(gm_shadow_tags_init(&st, 2, 2, 49, &err), 0);
 }
