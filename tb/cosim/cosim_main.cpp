@@ -44,6 +44,9 @@ std::vector<ModelKind>& model_registry()
 std::vector<RddModelKind>& rdd_model_registry()
 {
     static std::vector<RddModelKind> r;
+    return r;
+}
+
 std::vector<ShadowKind>& shadow_registry()
 {
     static std::vector<ShadowKind> r;
@@ -521,6 +524,8 @@ int finish(void* arg, gm_system* sys, gm_error* err)
             std::fprintf(stderr, "gmsim-cosim: RTL matched the C routers every cycle\n");
         if (s->rdd)
             std::fprintf(stderr, "gmsim-cosim: RTL matched the C RDD every cycle\n");
+        if (!s->shadows.empty())
+            std::fprintf(stderr, "gmsim-cosim: RTL matched the C shadow tags every cycle\n");
         return 0;
     }
     replay_for_waveform(s);
