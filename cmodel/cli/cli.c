@@ -421,41 +421,53 @@ static int cmd_list(int argc, char **argv)
     return gm_stats_list_workloads(stdout, size) == 0 ? 0 : 4;
 }
 
+/* The arguments of a command that only builds a configuration: --config,
+ * -o, one flag of its own and --help. Returns 0 to go on, 1 when --help was
+ * printed, -1 on a bad argument (already reported). */
+static int config_command_args(int argc, char **argv, const char *cmd, const char *flag_name,
+                               const char *usage, run_opts *o, int *flag)
+{
+    const struct option longopts[] = {{"config", required_argument, 0, 'c'},
+                                      {flag_name, no_argument, 0, 'F'},
+                                      {"help", no_argument, 0, 'h'},
+                                      {0, 0, 0, 0}};
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "o:h", longopts, 0)) != -1) {
+        int used = config_option(o, cmd, ch, optarg);
+        if (used < 0)
+            return -1;
+        if (used)
+            continue;
+        switch (ch) {
+        case 'F': *flag = 1; break;
+        case 'h': puts(usage); return 1;
+        default: return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s'\n", cmd, argv[optind]);
+        return -1;
+    }
+    return 0;
+}
+
 static int cmd_topology(int argc, char **argv)
 {
     run_opts o = {0};
     int table = 0;
-    static const struct option longopts[] = {{"config", required_argument, 0, 'c'},
-                                             {"table", no_argument, 0, 't'},
-                                             {"help", no_argument, 0, 'h'},
-                                             {0, 0, 0, 0}};
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "o:h", longopts, 0)) != -1) {
-        int used = config_option(&o, "gmsim topology", ch, optarg);
-        if (used < 0)
-            return 1;
-        if (used)
-            continue;
-        switch (ch) {
-        case 't': table = 1; break;
-        case 'h':
-            puts("usage: gmsim topology [--config FILE]... [-o SECTION.KEY=V]... [--table]\n\n"
-                 "Builds the system of the configuration (without running anything) and\n"
-                 "prints, per network and direction (noc_req/noc_rep for the baseline,\n"
-                 "noc1_req/noc1_rep/noc2_req/noc2_rep for DC-L1), its clock and its\n"
-                 "routers grouped by size (inputs x outputs, count, VCs, VC depth, flit\n"
-                 "bytes) and the instance names, as JSON; --table prints a summary table.\n"
-                 "scripts/noc-area reads the JSON to sum synthesized router areas.");
-            return 0;
-        default:
-            return 1;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "gmsim topology: unexpected argument '%s'\n", argv[optind]);
-        return 1;
-    }
+    int rc = config_command_args(
+        argc, argv, "gmsim topology", "table",
+        "usage: gmsim topology [--config FILE]... [-o SECTION.KEY=V]... [--table]\n\n"
+        "Builds the system of the configuration (without running anything) and\n"
+        "prints, per network and direction (noc_req/noc_rep for the baseline,\n"
+        "noc1_req/noc1_rep/noc2_req/noc2_rep for DC-L1), its clock and its\n"
+        "routers grouped by size (inputs x outputs, count, VCs, VC depth, flit\n"
+        "bytes) and the instance names, as JSON; --table prints a summary table.\n"
+        "scripts/noc-area reads the JSON to sum synthesized router areas.",
+        &o, &table);
+    if (rc != 0)
+        return rc < 0;
     gm_config cfg;
     if (build_config(&o, &cfg) != 0)
         return 1;
@@ -475,34 +487,15 @@ static int cmd_config(int argc, char **argv)
 {
     run_opts o = {0};
     int hash = 0;
-    static const struct option longopts[] = {{"config", required_argument, 0, 'c'},
-                                             {"hash", no_argument, 0, 'H'},
-                                             {"help", no_argument, 0, 'h'},
-                                             {0, 0, 0, 0}};
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "o:h", longopts, 0)) != -1) {
-        int used = config_option(&o, "gmsim config", ch, optarg);
-        if (used < 0)
-            return 1;
-        if (used)
-            continue;
-        switch (ch) {
-        case 'H': hash = 1; break;
-        case 'h':
-            puts("usage: gmsim config [--config FILE]... [-o SECTION.KEY=V]... [--hash]\n\n"
-                 "Loads and validates the configuration as `gmsim run` would and prints it\n"
-                 "as INI text, every key written out, or with --hash its hash (the\n"
-                 "statistics' config_hash: equal for equal values of every key).");
-            return 0;
-        default:
-            return 1;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "gmsim config: unexpected argument '%s'\n", argv[optind]);
-        return 1;
-    }
+    int rc = config_command_args(
+        argc, argv, "gmsim config", "hash",
+        "usage: gmsim config [--config FILE]... [-o SECTION.KEY=V]... [--hash]\n\n"
+        "Loads and validates the configuration as `gmsim run` would and prints it\n"
+        "as INI text, every key written out, or with --hash its hash (the\n"
+        "statistics' config_hash: equal for equal values of every key).",
+        &o, &hash);
+    if (rc != 0)
+        return rc < 0;
     gm_config cfg;
     if (build_config(&o, &cfg) != 0)
         return 1;
