@@ -46,5 +46,12 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "B+ tree search: every CTA reads the root and the top levels (2068 B nodes, "
      "1 KB of keys per level), then private leaves; findRangeK then findK",
      "sensitive", gm_btree_build},
+    /* The ATA seed's kernels (its classes: cfd high, hotspot3d and nn low
+     * inter-core locality; docs/workloads/rodinia.md) */
+    {"cfd", "Rodinia 3.1",
+     "euler3d: SoA streams of 5 variables plus a 4-neighbour gather of the same "
+     "arrays (lattice surrogate mesh, neighbours 1, lx and lx^2 elements away) "
+     "that neighbouring CTAs share; 3 flux/time-step pairs per iteration",
+     "sensitive", gm_cfd_build},
     {NULL, NULL, NULL, NULL, NULL},
 };
