@@ -53,5 +53,14 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "arrays (lattice surrogate mesh, neighbours 1, lx and lx^2 elements away) "
      "that neighbouring CTAs share; 3 flux/time-step pairs per iteration",
      "sensitive", gm_cfd_build},
+    {"hotspot3d", "Rodinia 3.1",
+     "3-D 7-point stencil, one column of nz cells per thread: 5 row-segment loads per "
+     "layer plus the layer above; west/east/north/south halo shared with the adjacent "
+     "CTAs; one launch per iteration",
+     "insensitive", gm_hotspot3d_build},
+    {"nn", "Rodinia 3.1",
+     "nearest neighbour: one pass over 8 B lat/lng records (2 loads, 1 store per "
+     "thread), no reuse inside or across CTAs; one launch",
+     "insensitive", gm_nn_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

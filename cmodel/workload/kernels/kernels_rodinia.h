@@ -230,4 +230,30 @@ int gm_cfd_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_cfd_build_dims(gm_workload *w, uint32_t nel, uint32_t lx, uint32_t iterations,
                       uint64_t seed, gm_error *err);
 
+/* ---------------------------------------------------------------- hotspot3D */
+
+typedef struct gm_hotspot3d_params {
+    uint32_t nx, ny, nz, iterations;   /* nx = ny: the rows/cols argument */
+    uint64_t p, t_in, t_out;           /* cudaMalloc order: p_d, tIn_d, tOut_d */
+} gm_hotspot3d_params;
+
+typedef struct gm_hotspot3d_launch {
+    const gm_hotspot3d_params *hs;
+    uint64_t in, out;                  /* this launch's tIn, tOut */
+} gm_hotspot3d_launch;
+
+int gm_hotspot3d_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_hotspot3d_build_dims(gm_workload *w, uint32_t n, uint32_t layers, uint32_t iterations,
+                            gm_error *err);
+
+/* ---------------------------------------------------------------- nn */
+
+typedef struct gm_nn_params {
+    uint32_t records;                  /* numRecords */
+    uint64_t locations, distances;     /* cudaMalloc order */
+} gm_nn_params;
+
+int gm_nn_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_nn_build_dims(gm_workload *w, uint32_t records, gm_error *err);
+
 #endif
