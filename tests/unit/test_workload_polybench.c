@@ -878,7 +878,112 @@ static void test_mvt_ragged(void **state)
 
 /* ---------------------------------------------------------------- catalogue */
 
-static const char *const mine[] = {"2mm", "2dconv", "3dconv", "3mm", "bicg", "mvt", "syrk"};
+/* ---------------------------------------------------------------- doitgen */
+
+/* The first `runs` (kernel1, kernel2) pairs of doitgenCuda. */
+static void doitgen_check(const gm_workload *w, uint32_t nr, uint32_t nq, uint32_t np,
+                          uint32_t runs)
+{
+    static const char *const names[] = {"A", "C4", "sum"};
+    uint64_t bytes[] = {4ull * nr * nq * np, 4ull * np * np, 4ull * nr * nq * np};
+    const gm_doitgen_params *dp = w->priv;
+    check c;
+
+    assert_int_equal(w->nkernels, 2 * runs);
+    layout(&c, names, bytes, 3);
+    assert_int_equal(dp->a, c.arr[0].base);
+    assert_int_equal(dp->c4, c.arr[1].base);
+    assert_int_equal(dp->sum, c.arr[2].base);
+    for (uint32_t ki = 0; ki < w->nkernels; ki++) {
+        const gm_kernel *k = &w->kernels[ki];
+        uint64_t r = ki / 2, plane = r * nq * np, gx = (np + 31) / 32, gy = (nr + 7) / 8;
+        int k2 = ki % 2;
+        expect e;
+        assert_int_equal(k->grid.x, gx);
+        assert_int_equal(k->grid.y, gy);   /* from nr, as the host code has it */
+        assert_int_equal(k->block.x, 32);
+        assert_int_equal(k->block.y, 8);
+        threads_reset(&c, gx * gy * 256);
+        for (uint64_t q = 0; q < gy * 8; q++)
+            for (uint64_t p = 0; p < gx * 32; p++) {
+                if (p >= np || q >= nq)
+                    continue;
+                ref_thread(&c, k, q / 8 * gx + p / 32, q % 8 * 32 + p % 32);
+                uint64_t idx = plane + q * np + p;
+                if (k2) {
+                    ref_ld(&c, 2, idx);
+                    ref_st(&c, 0, idx);
+                    continue;
+                }
+                ref_st(&c, 2, idx);
+                for (uint64_t s = 0; s < np; s++) {
+                    ref_ld(&c, 0, plane + q * np + s);
+                    ref_ld(&c, 1, s * np + p);
+                    ref_ld(&c, 2, idx);
+                    ref_st(&c, 2, idx);
+                }
+            }
+        /* warps: one per (CTA, ty); active: q < nq (p = 32*bx < np always) */
+        uint64_t warps = gx * gy * 8, active = gx * (nq < gy * 8 ? nq : gy * 8);
+        memset(&e, 0, sizeof e);
+        e.op[GM_OP_EXIT] = warps;
+        if (k2) {   /* prologue 7 ALU + BRA; IMAD, LD sum, ST A */
+            e.op[GM_OP_ALU] = 7 * warps + active;
+            e.op[GM_OP_BRANCH] = warps;
+            e.op[GM_OP_GLOBAL_LD] = active;
+            e.op[GM_OP_GLOBAL_ST] = active;
+            c.arr[2].exp_ld_insts = active;
+            c.arr[0].exp_st_insts = active;
+            c.arr[0].exp_lines = c.arr[2].exp_lines = DERIVE;
+        } else {   /* prologue; 3 ALU, MOV 0, ST sum; per s: 3 LD, FFMA, ST, 2 IADD, ISETP, BRA */
+            e.op[GM_OP_ALU] = 7 * warps + active * (4 + 4ull * np);
+            e.op[GM_OP_BRANCH] = warps + active * np;
+            e.op[GM_OP_GLOBAL_LD] = 3 * active * np;
+            e.op[GM_OP_GLOBAL_ST] = active * (1 + np);
+            c.arr[0].exp_ld_insts = c.arr[1].exp_ld_insts = c.arr[2].exp_ld_insts = active * np;
+            c.arr[2].exp_st_insts = active * (1 + np);
+            c.arr[0].exp_lines = c.arr[2].exp_lines = DERIVE;
+            c.arr[1].exp_lines = all_lines(&c.arr[1]);   /* every CTA reads all of C4 */
+            if (np % 32 == 0) {   /* A broadcast 1 line 1 sector, C4/sum 1 line 4 sectors */
+                e.check_coalescing = 1;
+                e.ld_lines = 3 * active * np;
+                e.ld_sectors = 9 * active * np;
+                e.st_lines = active * (1 + np);
+                e.st_sectors = 4 * active * (1 + np);
+            }
+        }
+        check_kernel(k, &c, &e);
+    }
+    arrays_free(&c);
+}
+
+static void test_doitgen_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build("doitgen", GM_SIZE_TINY);
+    doitgen_check(&w, 32, 32, 32, 8);
+    gm_workload_free(&w);
+}
+
+/* np not a multiple of 32 (partial warps), nq < nr (idle warps: the grid
+ * follows nr) and nq > nr (rows q >= 8*ceil(nr/8) never computed). */
+static void test_doitgen_ragged(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_doitgen_build_dims(&w, 12, 9, 40, 3, &err), 0);
+    doitgen_check(&w, 12, 9, 40, 3);
+    gm_workload_free(&w);
+    assert_int_equal(gm_doitgen_build_dims(&w, 5, 20, 33, 2, &err), 0);
+    doitgen_check(&w, 5, 20, 33, 2);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_doitgen_build_dims(&w, 4, 4, 4, 5, &err), 0);
+    assert_int_not_equal(gm_doitgen_build_dims(&w, 0, 4, 4, 1, &err), 0);
+}
+
+static const char *const mine[] = {"2mm", "2dconv", "3dconv", "3mm", "bicg", "mvt", "syrk",
+                                   "doitgen"};
 #define NMINE (sizeof mine / sizeof mine[0])
 
 static void test_catalogue(void **state)
@@ -886,7 +991,7 @@ static void test_catalogue(void **state)
     /* the DC-L1 seed's classes (catalogue_polybench.c) */
     static const char *const klass[] = {"sensitive", "insensitive", "sensitive",
                                         "insensitive", "insensitive", "insensitive",
-                                        "sensitive"};
+                                        "sensitive", "sensitive"};
     (void)state;
     for (size_t i = 0; i < NMINE; i++) {
         const gm_workload_info *e = gm_workload_find(mine[i]);
@@ -937,6 +1042,15 @@ static void test_sizes(void **state)
         assert_int_equal(((const gm_mvt_params *)w.priv)->n, mv[s]);
         assert_int_equal(gm_kernel_ctas(&w.kernels[0]), mv[s] / 256);
         gm_workload_free(&w);
+        static const uint32_t dg_np[] = {32, 128, 128}, dg_nr[] = {32, 160, 128};
+        static const uint32_t dg_runs[] = {8, 2, 128};
+        w = build("doitgen", (gm_size)s);
+        assert_int_equal(((const gm_doitgen_params *)w.priv)->np, dg_np[s]);
+        assert_int_equal(((const gm_doitgen_params *)w.priv)->nr, dg_nr[s]);
+        assert_int_equal(w.nkernels, 2 * dg_runs[s]);
+        if (s == GM_SIZE_SMALL)   /* fills 80 cores */
+            assert_int_equal(gm_kernel_ctas(&w.kernels[0]), 80);
+        gm_workload_free(&w);
     }
 }
 
@@ -953,6 +1067,7 @@ static const struct {
     {"3dconv", 0xed68e775a3ce55b9ull},
     {"bicg", 0xe486991e4c98aecfull},
     {"mvt", 0x619bbaa4dbc82585ull},
+    {"doitgen", 0xcfd80157b7090445ull},
 };
 
 static void test_golden_hash(void **state)
@@ -1091,6 +1206,8 @@ int main(void)
         cmocka_unit_test(test_bicg_ragged),
         cmocka_unit_test(test_mvt_tiny),
         cmocka_unit_test(test_mvt_ragged),
+        cmocka_unit_test(test_doitgen_tiny),
+        cmocka_unit_test(test_doitgen_ragged),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_interleaved),
         cmocka_unit_test(test_walk_counts),

@@ -46,5 +46,14 @@ const gm_workload_info gm_catalogue_polybench[] = {
      "uncoalesced A row walk (kernel 1) then coalesced column walk (kernel "
      "2) over the same A; broadcast vector read by every CTA; few CTAs",
      "insensitive", gm_mvt_build},
+    /* The ATA seed's doitgen: high inter-core locality there, hence
+     * sensitive. Measured at size small on configs/baseline.ini: replication
+     * ratio 0.10, L1 miss rate 0.67, 1.07x IPC with a 16x L1 -- below the
+     * DC-L1 replication criterion (docs/workloads/polybench.md). */
+    {"doitgen", "PolyBench-GPU 1.0",
+     "one (kernel1, kernel2) launch pair per plane r: C4 rows read by every CTA of "
+     "every launch, A[r][q][s] broadcast per warp, sum RMW every s; kernel2 copies "
+     "sum back into A",
+     "sensitive", gm_doitgen_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

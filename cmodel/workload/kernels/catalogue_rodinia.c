@@ -46,5 +46,25 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "B+ tree search: every CTA reads the root and the top levels (2068 B nodes, "
      "1 KB of keys per level), then private leaves; findRangeK then findK",
      "sensitive", gm_btree_build},
+    /* The ATA seed's kernels. Class: the ATA seed's inter-core locality
+     * (cfd high -> sensitive; hotspot3D and NN low -> insensitive). Measured
+     * at size small on configs/baseline.ini (replication ratio, L1 miss
+     * rate, IPC with a 16x L1): cfd 0.37, 0.42, 1.57x (misses the DC-L1
+     * miss-rate criterion); hotspot3d 0.23, 0.64, 1.15x; nn 0.00, 1.00,
+     * 1.00x (docs/workloads/rodinia.md). */
+    {"cfd", "Rodinia 3.1",
+     "euler3d: SoA streams of 5 variables plus a 4-neighbour gather of the same "
+     "arrays (lattice surrogate mesh, neighbours 1, lx and lx^2 elements away) "
+     "that neighbouring CTAs share; 3 flux/time-step pairs per iteration",
+     "sensitive", gm_cfd_build},
+    {"hotspot3d", "Rodinia 3.1",
+     "3-D 7-point stencil, one column of nz cells per thread: 5 row-segment loads per "
+     "layer plus the layer above; west/east/north/south halo shared with the adjacent "
+     "CTAs; one launch per iteration",
+     "insensitive", gm_hotspot3d_build},
+    {"nn", "Rodinia 3.1",
+     "nearest neighbour: one pass over 8 B lat/lng records (2 loads, 1 store per "
+     "thread), no reuse inside or across CTAs; one launch",
+     "insensitive", gm_nn_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

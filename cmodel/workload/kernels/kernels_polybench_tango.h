@@ -207,4 +207,24 @@ typedef struct gm_squeezenet_params {
 int gm_squeezenet_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_squeezenet_build_dims(gm_workload *w, uint32_t div, gm_error *err);
 
+/* ------------------------------------------------------------ doitgen */
+
+/* One doitgen launch (kernel1 or kernel2 of host iteration r). */
+typedef struct gm_doitgen_launch {
+    uint32_t nr, nq, np, r;
+    uint8_t kernel2;
+    uint64_t a, c4, sum;
+} gm_doitgen_launch;
+
+/* doitgen: the first `runs` of the host's nr (kernel1, kernel2) pairs. */
+typedef struct gm_doitgen_params {
+    uint32_t nr, nq, np, runs;
+    uint64_t a, c4, sum;       /* cudaMalloc order */
+    gm_doitgen_launch launch[];   /* 2 * runs */
+} gm_doitgen_params;
+
+int gm_doitgen_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_doitgen_build_dims(gm_workload *w, uint32_t nr, uint32_t nq, uint32_t np,
+                          uint32_t runs, gm_error *err);
+
 #endif

@@ -197,4 +197,63 @@ static inline void gm_rod_bcast(gm_inst *in, uint64_t addr)
         in->addr[l] = (in->mask >> l & 1) ? addr : 0;
 }
 
+/* ---------------------------------------------------------------- cfd (euler3d) */
+
+#define GM_CFD_BLOCK 192u       /* BLOCK_SIZE_0..4 */
+#define GM_CFD_NNB 4u
+#define GM_CFD_NVAR 5u
+#define GM_CFD_RK 3u
+
+enum { GM_CFD_INIT = 0, GM_CFD_STEP, GM_CFD_FLUX, GM_CFD_TIME };
+
+/* The mesh: a lattice surrogate of the fvcorr.domn.097K tetrahedral mesh
+ * (docs/workloads/rodinia.md): element i at (i % lx, i / lx % lx,
+ * i / lx^2); each element's four face neighbours are +x, -x, one of +-y,
+ * one of +-z (signs and slot rotation drawn from the seed), -2 (far
+ * field) off the lattice or past nel, -1 (wing) across the wing plate. */
+typedef struct gm_cfd_params {
+    uint32_t nel, nelr, lx, lz, iterations;
+    uint64_t seed;
+    /* cudaMalloc order */
+    uint64_t areas, ese, normals, variables, old_variables, fluxes, step_factors;
+    const int32_t *nb;         /* [nelr * 4]: elements_surrounding_elements[i + j*nelr] */
+} gm_cfd_params;
+
+typedef struct gm_cfd_launch {
+    const gm_cfd_params *cfd;
+    uint32_t kind;             /* GM_CFD_* */
+    uint32_t rk;               /* time_step's j */
+    uint64_t target;           /* initialize_variables' array */
+} gm_cfd_launch;
+
+int gm_cfd_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_cfd_build_dims(gm_workload *w, uint32_t nel, uint32_t lx, uint32_t iterations,
+                      uint64_t seed, gm_error *err);
+
+/* ---------------------------------------------------------------- hotspot3D */
+
+typedef struct gm_hotspot3d_params {
+    uint32_t nx, ny, nz, iterations;   /* nx = ny: the rows/cols argument */
+    uint64_t p, t_in, t_out;           /* cudaMalloc order: p_d, tIn_d, tOut_d */
+} gm_hotspot3d_params;
+
+typedef struct gm_hotspot3d_launch {
+    const gm_hotspot3d_params *hs;
+    uint64_t in, out;                  /* this launch's tIn, tOut */
+} gm_hotspot3d_launch;
+
+int gm_hotspot3d_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_hotspot3d_build_dims(gm_workload *w, uint32_t n, uint32_t layers, uint32_t iterations,
+                            gm_error *err);
+
+/* ---------------------------------------------------------------- nn */
+
+typedef struct gm_nn_params {
+    uint32_t records;                  /* numRecords */
+    uint64_t locations, distances;     /* cudaMalloc order */
+} gm_nn_params;
+
+int gm_nn_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_nn_build_dims(gm_workload *w, uint32_t records, gm_error *err);
+
 #endif
