@@ -46,5 +46,10 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "B+ tree search: every CTA reads the root and the top levels (2068 B nodes, "
      "1 KB of keys per level), then private leaves; findRangeK then findK",
      "sensitive", gm_btree_build},
+    {"nw", "Rodinia 3.1",
+     "Needleman-Wunsch wavefront: one launch per anti-diagonal of 16x16 tiles, 16-thread "
+     "CTAs; each tile reads its north row and west column (written by the previous "
+     "launch's neighbours) and 16 reference rows; rows of dim+1 ints, so tiles straddle lines",
+     "insensitive", gm_nw_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -179,6 +179,22 @@ int gm_btree_build_dims(gm_workload *w, uint32_t size, uint32_t range_count,
                         uint32_t range_size, uint32_t find_count, uint64_t seed,
                         gm_error *err);
 
+/* ---------------------------------------------------------------- nw */
+
+/* needle_cuda_shared_1 / _2, BLOCK_SIZE 16: one launch per anti-diagonal
+ * of 16x16 tiles. */
+typedef struct gm_nw_params {
+    uint32_t dim;              /* sequence length, a multiple of 16 */
+    uint32_t cols;             /* max_cols = dim + 1 */
+    uint32_t block_width;      /* dim / 16 */
+    uint32_t i;                /* the host loop's i: CTAs of this launch */
+    uint32_t second;           /* 0: needle_cuda_shared_1, 1: _2 */
+    uint64_t referrence, matrix;   /* cudaMalloc order */
+} gm_nw_params;
+
+int gm_nw_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_nw_build_dims(gm_workload *w, uint32_t dim, gm_error *err);
+
 /* ---------------------------------------------------------------- helpers */
 
 /* Address of every active lane: base + scale * idx[lane]; 0 when inactive.
