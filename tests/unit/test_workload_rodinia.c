@@ -2075,6 +2075,189 @@ static void test_nw_shapes(void **state)
     assert_int_not_equal(gm_nw_build_dims(&w, 16400, &err), 0);
 }
 
+/* ---------------------------------------------------------------- lavaMD */
+
+/* The neighbour boxes of box (x, y, z) in main.c's order (z outer, x
+ * inner, offsets -1..1), written here again; returns the count. */
+static int lava_neighbours(int b, int box, int *nei)
+{
+    int x = box % b, y = box / b % b, z = box / (b * b), nn = 0;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int X = x + dx, Y = y + dy, Z = z + dz;
+                if ((dx || dy || dz) && X >= 0 && Y >= 0 && Z >= 0 && X < b && Y < b && Z < b)
+                    nei[nn++] = (Z * b + Y) * b + X;
+            }
+    return nn;
+}
+
+/* check_inst with lavaMD's 8 B shared accesses (doubles). */
+static void lava_inst(const gm_inst *in, uint32_t exist, void *arg)
+{
+    inst_ctx *x = arg;
+    kcheck *c = x->c;
+
+    check_lanes(in, exist);
+    c->op[in->op]++;
+    check_regs(&x->regs, in);
+    if (!gm_op_is_mem(in->op)) {
+        assert_int_equal(in->flags, 0);
+        return;
+    }
+    if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
+        assert_int_equal(in->width, 8);
+        assert_int_equal(in->flags, 0);
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            if (in->mask >> l & 1)
+                assert_true(in->addr[l] % 8 == 0 && in->addr[l] + 8 <= c->smem_bytes);
+        return;
+    }
+    assert_true(in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_GLOBAL_ST);
+    check_global(c, in, x->cta, x->warp);
+}
+
+static void lava_check(const gm_workload *w, int b)
+{
+    int boxes = b * b * b, par = boxes * 100;
+    uint64_t next = BASE;
+    uint64_t box = next_base(&next, 656ull * boxes), rv = next_base(&next, 32ull * par);
+    uint64_t qv = next_base(&next, 8ull * par), fv = next_base(&next, 32ull * par);
+    const gm_kernel *k = &w->kernels[0];
+    const gm_lavamd_params *p = k->params;
+    int nei[26];
+
+    assert_int_equal(w->nkernels, 1);
+    assert_int_equal(k->grid.x, boxes);
+    assert_int_equal(k->block.x, 128);
+    assert_int_equal(p->box, box);
+    assert_int_equal(p->rv, rv);
+    assert_int_equal(p->qv, qv);
+    assert_int_equal(p->fv, fv);
+
+    kcheck c;
+    kc_init(&c);
+    c.smem_bytes = 100 * 32 + 100 * 32 + 100 * 8;
+    int a_box = kc_array(&c, "d_box_gpu", box, 656ull * boxes, 1);
+    int a_rv = kc_array(&c, "d_rv_gpu", rv, 32ull * par, 1);
+    int a_qv = kc_array(&c, "d_qv_gpu", qv, 8ull * par, 1);
+    int a_fv = kc_array(&c, "d_fv_gpu", fv, 32ull * par, 0);
+    uint64_t op[GM_OP_COUNT] = {0};
+    for (int bx = 0; bx < boxes; bx++) {
+        int nn = lava_neighbours(b, bx, nei);
+        uint64_t hb = box + 656ull * bx;
+        for (int tid = 0; tid < 128; tid++) {
+            kc_thread(&c, (uint32_t)bx, (uint32_t)tid);
+            LD(&c, a_box, hb + 16, 8);                        /* box[bx].offset */
+            if (tid < 100)
+                for (int f = 0; f < 4; f++)                   /* rA[wtx] */
+                    LD(&c, a_rv, rv + 32ull * (100 * bx + tid) + 8 * f, 8);
+            LD(&c, a_box, hb + 24, 4);                        /* box[bx].nn */
+            for (int kk = 0; kk <= nn; kk++) {
+                int ptr = kk ? nei[kk - 1] : bx;
+                if (kk)
+                    LD(&c, a_box, hb + 32 + 24ull * (kk - 1) + 12, 4);   /* nei.number */
+                LD(&c, a_box, box + 656ull * ptr + 16, 8);    /* box[pointer].offset */
+                if (tid >= 100)
+                    continue;
+                for (int f = 0; f < 4; f++)
+                    LD(&c, a_rv, rv + 32ull * (100 * ptr + tid) + 8 * f, 8);
+                LD(&c, a_qv, qv + 8ull * (100 * ptr + tid), 8);
+                for (int f = 0; f < 4; f++) {                 /* fA[wtx] += ... */
+                    LD(&c, a_fv, fv + 32ull * (100 * bx + tid) + 8 * f, 8);
+                    ST(&c, a_fv, fv + 32ull * (100 * bx + tid) + 8 * f, 8);
+                }
+            }
+        }
+        for (int wp = 0; wp < 4; wp++) {
+            /* prologue 6 ALU, BRA, LD, DP; home copy: 2 ALU, 2 BRA, 4 LD, 4 STS,
+             * BAR; LD nn, ALU */
+            op[GM_OP_ALU] += 6 + 2 + 1;
+            op[GM_OP_BRANCH] += 1 + 2;
+            op[GM_OP_GLOBAL_LD] += 1 + 4 + 1;
+            op[GM_OP_DP] += 1;
+            op[GM_OP_SHARED_ST] += 4;
+            op[GM_OP_BARRIER] += 1;
+            for (int kk = 0; kk <= nn; kk++) {
+                /* setup 4 ALU, BRA, LD (+ ALU, LD for a neighbour); copy 2 ALU,
+                 * 2 BRA, 5 LD, 5 STS, BAR; force: 2 ALU, BRA, 4 LD, 4 LDS, 100 x
+                 * (5 LDS, 23 DP, SFU, 2 ALU, BRA), 4 ST, ALU, BRA, BAR, ALU, BRA */
+                op[GM_OP_ALU] += 4 + (kk > 0) + 2 + 2 + 200 + 1 + 1;
+                op[GM_OP_BRANCH] += 1 + 2 + 1 + 100 + 1 + 1;
+                op[GM_OP_GLOBAL_LD] += 1 + (kk > 0) + 5 + 4;
+                op[GM_OP_SHARED_ST] += 5;
+                op[GM_OP_SHARED_LD] += 4 + 500;
+                op[GM_OP_DP] += 2300;
+                op[GM_OP_SFU] += 100;
+                op[GM_OP_GLOBAL_ST] += 4;
+                op[GM_OP_BARRIER] += 2;
+            }
+            op[GM_OP_EXIT] += 1;
+        }
+    }
+    for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+        for (uint32_t wp = 0; wp < 4; wp++) {
+            inst_ctx x;
+            memset(&x, 0, sizeof x);
+            x.c = &c;
+            x.cta = cta;
+            x.warp = wp;
+            x.regs.lanewise = 1;
+            run_warp(k, cta, wp, 16, lava_inst, &x);
+            check_regs_consumed(&x.regs, k, cta, wp);
+        }
+    for (size_t i = 0; i < c.exp.cap; i++)
+        if (c.exp.e[i].key && c.exp.e[i].count)
+            fail_msg("lavaMD: %lld missing accesses of 0x%llx", (long long)c.exp.e[i].count,
+                     (unsigned long long)(c.exp.e[i].key >> 1));
+    for (int i = 0; i < GM_OP_COUNT; i++)
+        if (c.op[i] != op[i])
+            fail_msg("lavaMD: op %d: %llu instructions, expected %llu", i,
+                     (unsigned long long)c.op[i], (unsigned long long)op[i]);
+    for (int i = 0; i < c.narr; i++)
+        for (uint64_t l = 0; l < lines_of(c.arr[i].bytes); l++)
+            c.arr[i].lines += c.arr[i].line[l];
+    /* every particle is read and every force written */
+    assert_int_equal(c.arr[a_rv].lines, lines_of(32ull * par));
+    assert_int_equal(c.arr[a_qv].lines, lines_of(8ull * par));
+    assert_int_equal(c.arr[a_fv].lines, lines_of(32ull * par));
+    assert_int_equal(c.oob_lanes, 0);
+    (void)a_box;
+    kc_free(&c);
+}
+
+static void test_lavamd_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build_tiny("lavaMD", 1);
+    assert_int_equal(((const gm_lavamd_params *)w.kernels[0].params)->boxes1d, 2);
+    lava_check(&w, 2);
+    gm_workload_free(&w);
+}
+
+/* One box (no neighbours) and 3^3 (corner, edge, face and centre boxes:
+ * 7, 11, 17 and 26 neighbours); the neighbour helper agrees with main.c's
+ * counts. */
+static void test_lavamd_shapes(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    int nei[26];
+    (void)state;
+    assert_int_equal(gm_lavamd_build_dims(&w, 1, &err), 0);
+    lava_check(&w, 1);
+    gm_workload_free(&w);
+    assert_int_equal(gm_lavamd_build_dims(&w, 3, &err), 0);
+    lava_check(&w, 3);
+    gm_workload_free(&w);
+    assert_int_equal(lava_neighbours(3, 0, nei), 7);
+    assert_int_equal(lava_neighbours(3, 1, nei), 11);
+    assert_int_equal(lava_neighbours(3, 4, nei), 17);
+    assert_int_equal(lava_neighbours(3, 13, nei), 26);
+    assert_int_not_equal(gm_lavamd_build_dims(&w, 0, &err), 0);
+    assert_int_not_equal(gm_lavamd_build_dims(&w, 65, &err), 0);
+}
+
 /* ---------------------------------------------------------------- catalogue, sizes */
 
 static const char *const rodinia[] = {"hotspot", "srad_v2", "lud", "backprop",
@@ -2304,6 +2487,7 @@ static const struct {
     uint64_t hash;           /* tiny, seed 1; pinned once the checks above pass */
 } more[] = {
     {"nw", 0, 0x3f6fa6be3317aa8full},
+    {"lavaMD", 0, 0x7a7b992d7ef5180dull},
 };
 #define NMORE (sizeof more / sizeof more[0])
 
@@ -2326,12 +2510,16 @@ static void test_more_sizes(void **state)
     for (int s = 0; s <= GM_SIZE_STANDARD; s++) {
         gm_workload w;
         gm_error err;
-        static const uint32_t nw_dim[] = {160, 512, 2048};
+        static const uint32_t nw_dim[] = {160, 512, 2048}, lava_b[] = {2, 3, 10};
         gm_size sz = (gm_size)s;
 
         assert_int_equal(gm_workload_build(&w, "nw", sz, 1, &err), 0);
         assert_int_equal(((const gm_nw_params *)w.kernels[0].params)->dim, nw_dim[s]);
         assert_int_equal(w.nkernels, 2 * (nw_dim[s] / 16) - 1);
+        gm_workload_free(&w);
+        assert_int_equal(gm_workload_build(&w, "lavaMD", sz, 1, &err), 0);
+        assert_int_equal(((const gm_lavamd_params *)w.kernels[0].params)->boxes1d, lava_b[s]);
+        assert_int_equal(w.kernels[0].grid.x, lava_b[s] * lava_b[s] * lava_b[s]);
         gm_workload_free(&w);
     }
 }
@@ -2395,7 +2583,9 @@ static void test_more_walk_and_bench(void **state)
                      gm_kernel_warps_per_cta(&w.kernels[kk]);
         assert_int_equal(wc.warps, warps);
         assert_int_equal(wc.by_op[GM_OP_EXIT], warps);
-        assert_true(wc.insts >= 50000 && wc.insts <= 300000);
+        /* lavaMD's 8 boxes: 0.8 M instructions, nearly all DP and shared
+         * loads, 0.15 s of simulation on configs/small.ini */
+        assert_true(wc.insts >= 50000 && wc.insts <= 1000000);
         gm_workload_bench_result r;
         assert_int_equal(gm_workload_bench(more[i].name, GM_SIZE_TINY, &r, &err), 0);
         assert_int_equal(r.insts, wc.insts);
@@ -2455,6 +2645,8 @@ int main(void)
         cmocka_unit_test(test_btree_shapes),
         cmocka_unit_test(test_nw_tiny),
         cmocka_unit_test(test_nw_shapes),
+        cmocka_unit_test(test_lavamd_tiny),
+        cmocka_unit_test(test_lavamd_shapes),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_walk_and_bench),

@@ -51,5 +51,10 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "CTAs; each tile reads its north row and west column (written by the previous "
      "launch's neighbours) and 16 reference rows; rows of dim+1 ints, so tiles straddle lines",
      "insensitive", gm_nw_build},
+    {"lavaMD", "Rodinia 3.1",
+     "particle potential in 3-D boxes: each CTA copies its box and each of its up to 26 "
+     "neighbour boxes (3.2 KB of positions, 800 B of charges) to shared memory, so every "
+     "box is read by 27 CTAs; DP-heavy inner loop, per-box force RMW",
+     "insensitive", gm_lavamd_build},
     {NULL, NULL, NULL, NULL, NULL},
 };
