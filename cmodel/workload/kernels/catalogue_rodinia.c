@@ -49,9 +49,9 @@ const gm_workload_info gm_catalogue_rodinia[] = {
     /* Added for the CCN seed's evaluation. Seed uRC (Table I) / library
      * replication ratio at size small on configs/baseline.ini: nw 8%
      * (between the seed's classes) / 2.8%; lavaMD 1% (no reuse) / 49%
-     * (docs/workloads/rodinia.md on the difference). Both insensitive by
-     * the DC-L1 criteria: nw has no reuse to replicate, lavaMD is
-     * compute-bound. */
+     * (docs/workloads/rodinia.md on the difference). Both classed
+     * insensitive (the DC-L1 criteria's 16x-L1 speedup was not measured):
+     * nw has little reuse to replicate, lavaMD is compute-bound. */
     {"nw", "Rodinia 3.1",
      "Needleman-Wunsch wavefront: one launch per anti-diagonal of 16x16 tiles, 16-thread "
      "CTAs; each tile reads its north row and west column (written by the previous "
