@@ -1940,6 +1940,324 @@ static void test_btree_shapes(void **state)
     assert_int_not_equal(gm_btree_build_dims(&w, 100, 10, 101, 10, 4, &err), 0);
 }
 
+/* ---------------------------------------------------------------- nw */
+
+/* needle_cuda_shared_1/_2's tile for CTA bx of launch i (needle_kernel.cu),
+ * as (x, y) in tiles. */
+static void nw_tile(int second, int i, int bw, int bx, int *x, int *y)
+{
+    *x = second ? bx + bw - i : bx;
+    *y = second ? bw - bx - 1 : i - 1 - bx;
+}
+
+static void nw_check(const gm_workload *w, int dim)
+{
+    int64_t cols = dim + 1;
+    uint64_t next = BASE, bytes = 4ull * (uint64_t)(cols * cols);
+    uint64_t ref = next_base(&next, bytes), mat = next_base(&next, bytes);
+    int bw = dim / 16;
+    uint8_t *written = calloc((size_t)(cols * cols), 1);   /* stores per element */
+    uint64_t ctas = 0;
+
+    assert_non_null(written);
+    assert_int_equal(w->nkernels, 2 * bw - 1);
+    for (int kk = 0; kk < 2 * bw - 1; kk++) {
+        const gm_kernel *k = &w->kernels[kk];
+        const gm_nw_params *p = k->params;
+        int second = kk >= bw, i = second ? 2 * bw - 1 - kk : kk + 1;
+        assert_string_equal(k->name, second ? "needle_cuda_shared_2" : "needle_cuda_shared_1");
+        assert_int_equal(k->grid.x, i);
+        assert_int_equal(k->grid.y, 1);
+        assert_int_equal(k->block.x, 16);
+        assert_int_equal(k->block.y, 1);
+        assert_int_equal(p->referrence, ref);
+        assert_int_equal(p->matrix, mat);
+
+        kcheck c;
+        kc_init(&c);
+        c.smem_bytes = 17 * 17 * 4 + 16 * 16 * 4;
+        int a_ref = kc_array(&c, "referrence", ref, bytes, 1);
+        int a_mat = kc_array(&c, "matrix_cuda", mat, bytes, 0);
+        uint64_t op[GM_OP_COUNT] = {0};
+        for (int bx = 0; bx < i; bx++) {
+            int tx_, ty_;
+            nw_tile(second, i, bw, bx, &tx_, &ty_);
+            /* every tile is inside the matrix and on this launch's diagonal */
+            assert_true(tx_ >= 0 && tx_ < bw && ty_ >= 0 && ty_ < bw);
+            assert_int_equal(tx_ + ty_, second ? 2 * bw - 1 - i : i - 1);
+            int64_t base = cols * 16 * ty_ + 16 * tx_;
+            for (int tx = 0; tx < 16; tx++) {
+                int64_t index = base + tx + cols + 1, index_n = base + tx + 1;
+                int64_t index_w = base + cols, index_nw = base;
+                kc_thread(&c, (uint32_t)bx, (uint32_t)tx);
+                if (tx == 0)
+                    LD(&c, a_mat, mat + 4 * (uint64_t)index_nw, 4);
+                for (int ty = 0; ty < 16; ty++)
+                    LD(&c, a_ref, ref + 4 * (uint64_t)(index + cols * ty), 4);
+                LD(&c, a_mat, mat + 4 * (uint64_t)(index_w + cols * tx), 4);
+                LD(&c, a_mat, mat + 4 * (uint64_t)index_n, 4);
+                for (int ty = 0; ty < 16; ty++) {
+                    ST(&c, a_mat, mat + 4 * (uint64_t)(index + ty * cols), 4);
+                    written[index + ty * cols]++;
+                }
+            }
+            /* prologue 7 ALU; nw: ISETP BRA [LD STS]; ref: ALU + 16 x (ALU LD STS
+             * ALU BRA); BAR; LD STS BAR; LD STS BAR; two triangles of 16 and 15
+             * trips: ALU + trips x (ISETP BRA 4 LDS 5 ALU STS BAR ALU BRA); the
+             * stores: ALU + 16 x (LDS ALU ST ALU BRA); EXIT */
+            op[GM_OP_ALU] += 7 + 1 + (1 + 16 * 2) + (1 + 16 * 7) + (1 + 15 * 7) + (1 + 16 * 2);
+            op[GM_OP_BRANCH] += 1 + 16 + 2 * 16 + 2 * 15 + 16;
+            op[GM_OP_GLOBAL_LD] += 1 + 16 + 1 + 1;
+            op[GM_OP_SHARED_ST] += 1 + 16 + 1 + 1 + 31;
+            op[GM_OP_SHARED_LD] += 4 * 31 + 16;
+            op[GM_OP_GLOBAL_ST] += 16;
+            op[GM_OP_BARRIER] += 3 + 31;
+            op[GM_OP_EXIT] += 1;
+            ctas++;
+        }
+        check_kernel(k, &c, op);
+        /* referrence lines: the first and last line of each tile's 16 rows
+         * of 64 B (a row spans one or two lines), as a set */
+        uint8_t *rline = calloc(lines_of(bytes), 1);
+        uint64_t rl = 0;
+        assert_non_null(rline);
+        for (int bx = 0; bx < i; bx++) {
+            int tx_, ty_;
+            nw_tile(second, i, bw, bx, &tx_, &ty_);
+            for (int ty = 0; ty < 16; ty++) {
+                uint64_t a0 = 4 * (uint64_t)(cols * (16 * ty_ + ty + 1) + 16 * tx_ + 1);
+                for (uint64_t ln = a0 / LINE; ln <= (a0 + 63) / LINE; ln++) {
+                    rl += !rline[ln];
+                    rline[ln] = 1;
+                }
+            }
+        }
+        free(rline);
+        assert_int_equal(c.arr[a_ref].lines, rl);
+        assert_int_equal(c.oob_lanes, 0);
+        kc_free(&c);
+    }
+    /* the tiles cover the matrix once: every cell outside row 0 and column
+     * 0 is stored exactly once, those two never */
+    assert_int_equal(ctas, (uint64_t)bw * bw);
+    for (int64_t r = 0; r < cols; r++)
+        for (int64_t q = 0; q < cols; q++)
+            assert_int_equal(written[r * cols + q], r > 0 && q > 0);
+    free(written);
+}
+
+static void test_nw_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build_tiny("nw", 1);
+    const gm_nw_params *p = w.kernels[0].params;
+    assert_int_equal(p->dim, 160);
+    assert_int_equal(p->cols, 161);
+    nw_check(&w, 160);
+    gm_workload_free(&w);
+}
+
+/* 16 (one tile, one launch) and 48 (3 x 3 tiles: 5 launches, the second
+ * kernel with i = 2, 1); bad dimensions are refused. */
+static void test_nw_shapes(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_nw_build_dims(&w, 16, &err), 0);
+    nw_check(&w, 16);
+    gm_workload_free(&w);
+    assert_int_equal(gm_nw_build_dims(&w, 48, &err), 0);
+    nw_check(&w, 48);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_nw_build_dims(&w, 0, &err), 0);
+    assert_int_not_equal(gm_nw_build_dims(&w, 40, &err), 0);
+    assert_int_not_equal(gm_nw_build_dims(&w, 16400, &err), 0);
+}
+
+/* ---------------------------------------------------------------- lavaMD */
+
+/* The neighbour boxes of box (x, y, z) in main.c's order (z outer, x
+ * inner, offsets -1..1), written here again; returns the count. */
+static int lava_neighbours(int b, int box, int *nei)
+{
+    int x = box % b, y = box / b % b, z = box / (b * b), nn = 0;
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int X = x + dx, Y = y + dy, Z = z + dz;
+                if ((dx || dy || dz) && X >= 0 && Y >= 0 && Z >= 0 && X < b && Y < b && Z < b)
+                    nei[nn++] = (Z * b + Y) * b + X;
+            }
+    return nn;
+}
+
+/* check_inst with lavaMD's 8 B shared accesses (doubles). */
+static void lava_inst(const gm_inst *in, uint32_t exist, void *arg)
+{
+    inst_ctx *x = arg;
+    kcheck *c = x->c;
+
+    check_lanes(in, exist);
+    c->op[in->op]++;
+    check_regs(&x->regs, in);
+    if (!gm_op_is_mem(in->op)) {
+        assert_int_equal(in->flags, 0);
+        return;
+    }
+    if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
+        assert_int_equal(in->width, 8);
+        assert_int_equal(in->flags, 0);
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            if (in->mask >> l & 1)
+                assert_true(in->addr[l] % 8 == 0 && in->addr[l] + 8 <= c->smem_bytes);
+        return;
+    }
+    assert_true(in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_GLOBAL_ST);
+    check_global(c, in, x->cta, x->warp);
+}
+
+static void lava_check(const gm_workload *w, int b)
+{
+    int boxes = b * b * b, par = boxes * 100;
+    uint64_t next = BASE;
+    uint64_t box = next_base(&next, 656ull * boxes), rv = next_base(&next, 32ull * par);
+    uint64_t qv = next_base(&next, 8ull * par), fv = next_base(&next, 32ull * par);
+    const gm_kernel *k = &w->kernels[0];
+    const gm_lavamd_params *p = k->params;
+    int nei[26];
+
+    assert_int_equal(w->nkernels, 1);
+    assert_int_equal(k->grid.x, boxes);
+    assert_int_equal(k->block.x, 128);
+    assert_int_equal(p->box, box);
+    assert_int_equal(p->rv, rv);
+    assert_int_equal(p->qv, qv);
+    assert_int_equal(p->fv, fv);
+
+    kcheck c;
+    kc_init(&c);
+    c.smem_bytes = 100 * 32 + 100 * 32 + 100 * 8;
+    int a_box = kc_array(&c, "d_box_gpu", box, 656ull * boxes, 1);
+    int a_rv = kc_array(&c, "d_rv_gpu", rv, 32ull * par, 1);
+    int a_qv = kc_array(&c, "d_qv_gpu", qv, 8ull * par, 1);
+    int a_fv = kc_array(&c, "d_fv_gpu", fv, 32ull * par, 0);
+    uint64_t op[GM_OP_COUNT] = {0};
+    for (int bx = 0; bx < boxes; bx++) {
+        int nn = lava_neighbours(b, bx, nei);
+        uint64_t hb = box + 656ull * bx;
+        for (int tid = 0; tid < 128; tid++) {
+            kc_thread(&c, (uint32_t)bx, (uint32_t)tid);
+            LD(&c, a_box, hb + 16, 8);                        /* box[bx].offset */
+            if (tid < 100)
+                for (int f = 0; f < 4; f++)                   /* rA[wtx] */
+                    LD(&c, a_rv, rv + 32ull * (100 * bx + tid) + 8 * f, 8);
+            LD(&c, a_box, hb + 24, 4);                        /* box[bx].nn */
+            for (int kk = 0; kk <= nn; kk++) {
+                int ptr = kk ? nei[kk - 1] : bx;
+                if (kk)
+                    LD(&c, a_box, hb + 32 + 24ull * (kk - 1) + 12, 4);   /* nei.number */
+                LD(&c, a_box, box + 656ull * ptr + 16, 8);    /* box[pointer].offset */
+                if (tid >= 100)
+                    continue;
+                for (int f = 0; f < 4; f++)
+                    LD(&c, a_rv, rv + 32ull * (100 * ptr + tid) + 8 * f, 8);
+                LD(&c, a_qv, qv + 8ull * (100 * ptr + tid), 8);
+                for (int f = 0; f < 4; f++) {                 /* fA[wtx] += ... */
+                    LD(&c, a_fv, fv + 32ull * (100 * bx + tid) + 8 * f, 8);
+                    ST(&c, a_fv, fv + 32ull * (100 * bx + tid) + 8 * f, 8);
+                }
+            }
+        }
+        for (int wp = 0; wp < 4; wp++) {
+            /* prologue 6 ALU, BRA, LD, DP; home copy: 2 ALU, 2 BRA, 4 LD, 4 STS,
+             * BAR; LD nn, ALU */
+            op[GM_OP_ALU] += 6 + 2 + 1;
+            op[GM_OP_BRANCH] += 1 + 2;
+            op[GM_OP_GLOBAL_LD] += 1 + 4 + 1;
+            op[GM_OP_DP] += 1;
+            op[GM_OP_SHARED_ST] += 4;
+            op[GM_OP_BARRIER] += 1;
+            for (int kk = 0; kk <= nn; kk++) {
+                /* setup 4 ALU, BRA, LD (+ ALU, LD for a neighbour); copy 2 ALU,
+                 * 2 BRA, 5 LD, 5 STS, BAR; force: 2 ALU, BRA, 4 LD, 4 LDS, 100 x
+                 * (5 LDS, 23 DP, SFU, 2 ALU, BRA), 4 ST, ALU, BRA, BAR, ALU, BRA */
+                op[GM_OP_ALU] += 4 + (kk > 0) + 2 + 2 + 200 + 1 + 1;
+                op[GM_OP_BRANCH] += 1 + 2 + 1 + 100 + 1 + 1;
+                op[GM_OP_GLOBAL_LD] += 1 + (kk > 0) + 5 + 4;
+                op[GM_OP_SHARED_ST] += 5;
+                op[GM_OP_SHARED_LD] += 4 + 500;
+                op[GM_OP_DP] += 2300;
+                op[GM_OP_SFU] += 100;
+                op[GM_OP_GLOBAL_ST] += 4;
+                op[GM_OP_BARRIER] += 2;
+            }
+            op[GM_OP_EXIT] += 1;
+        }
+    }
+    for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+        for (uint32_t wp = 0; wp < 4; wp++) {
+            inst_ctx x;
+            memset(&x, 0, sizeof x);
+            x.c = &c;
+            x.cta = cta;
+            x.warp = wp;
+            x.regs.lanewise = 1;
+            run_warp(k, cta, wp, 16, lava_inst, &x);
+            check_regs_consumed(&x.regs, k, cta, wp);
+        }
+    for (size_t i = 0; i < c.exp.cap; i++)
+        if (c.exp.e[i].key && c.exp.e[i].count)
+            fail_msg("lavaMD: %lld missing accesses of 0x%llx", (long long)c.exp.e[i].count,
+                     (unsigned long long)(c.exp.e[i].key >> 1));
+    for (int i = 0; i < GM_OP_COUNT; i++)
+        if (c.op[i] != op[i])
+            fail_msg("lavaMD: op %d: %llu instructions, expected %llu", i,
+                     (unsigned long long)c.op[i], (unsigned long long)op[i]);
+    for (int i = 0; i < c.narr; i++)
+        for (uint64_t l = 0; l < lines_of(c.arr[i].bytes); l++)
+            c.arr[i].lines += c.arr[i].line[l];
+    /* every particle is read and every force written */
+    assert_int_equal(c.arr[a_rv].lines, lines_of(32ull * par));
+    assert_int_equal(c.arr[a_qv].lines, lines_of(8ull * par));
+    assert_int_equal(c.arr[a_fv].lines, lines_of(32ull * par));
+    assert_int_equal(c.oob_lanes, 0);
+    (void)a_box;
+    kc_free(&c);
+}
+
+static void test_lavamd_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build_tiny("lavaMD", 1);
+    assert_int_equal(((const gm_lavamd_params *)w.kernels[0].params)->boxes1d, 2);
+    lava_check(&w, 2);
+    gm_workload_free(&w);
+}
+
+/* One box (no neighbours) and 3^3 (corner, edge, face and centre boxes:
+ * 7, 11, 17 and 26 neighbours); the neighbour helper agrees with main.c's
+ * counts. */
+static void test_lavamd_shapes(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    int nei[26];
+    (void)state;
+    assert_int_equal(gm_lavamd_build_dims(&w, 1, &err), 0);
+    lava_check(&w, 1);
+    gm_workload_free(&w);
+    assert_int_equal(gm_lavamd_build_dims(&w, 3, &err), 0);
+    lava_check(&w, 3);
+    gm_workload_free(&w);
+    assert_int_equal(lava_neighbours(3, 0, nei), 7);
+    assert_int_equal(lava_neighbours(3, 1, nei), 11);
+    assert_int_equal(lava_neighbours(3, 4, nei), 17);
+    assert_int_equal(lava_neighbours(3, 13, nei), 26);
+    assert_int_not_equal(gm_lavamd_build_dims(&w, 0, &err), 0);
+    assert_int_not_equal(gm_lavamd_build_dims(&w, 65, &err), 0);
+}
+
 /* ---------------------------------------------------------------- catalogue, sizes */
 
 static const char *const rodinia[] = {"hotspot", "srad_v2", "lud", "backprop",
@@ -2662,6 +2980,151 @@ static void test_ata_rodinia_simulate(void **state)
     }
 }
 
+/* ---------------------------------------------------------------- the CCN seed's kernels */
+
+/* Kernels added for the CCN seed's evaluation (Table I there), with the
+ * seed's uRC (share of L1 load misses found in a remote L1). */
+static const struct {
+    const char *name;
+    int seeded;              /* data built from the seed */
+    uint64_t hash;           /* tiny, seed 1; pinned once the checks above pass */
+} more[] = {
+    {"nw", 0, 0x3f6fa6be3317aa8full},
+    {"lavaMD", 0, 0x7a7b992d7ef5180dull},
+};
+#define NMORE (sizeof more / sizeof more[0])
+
+static void test_more_catalogue(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMORE; i++) {
+        const gm_workload_info *e = gm_workload_find(more[i].name);
+        assert_non_null(e);
+        assert_string_equal(e->suite, "Rodinia 3.1");
+        assert_true(strlen(e->stresses) > 20);
+        assert_true(strcmp(e->klass, "sensitive") == 0 || strcmp(e->klass, "insensitive") == 0);
+    }
+}
+
+/* The documented dimensions of every size (docs/workloads/rodinia.md). */
+static void test_more_sizes(void **state)
+{
+    (void)state;
+    for (int s = 0; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        static const uint32_t nw_dim[] = {160, 512, 2048}, lava_b[] = {2, 3, 10};
+        gm_size sz = (gm_size)s;
+
+        assert_int_equal(gm_workload_build(&w, "nw", sz, 1, &err), 0);
+        assert_int_equal(((const gm_nw_params *)w.kernels[0].params)->dim, nw_dim[s]);
+        assert_int_equal(w.nkernels, 2 * (nw_dim[s] / 16) - 1);
+        gm_workload_free(&w);
+        assert_int_equal(gm_workload_build(&w, "lavaMD", sz, 1, &err), 0);
+        assert_int_equal(((const gm_lavamd_params *)w.kernels[0].params)->boxes1d, lava_b[s]);
+        assert_int_equal(w.kernels[0].grid.x, lava_b[s] * lava_b[s] * lava_b[s]);
+        gm_workload_free(&w);
+    }
+}
+
+/* Same seed, same stream; the seed matters only where it builds data;
+ * chunk sizes and round-robin generation never matter. */
+static void test_more_determinism(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMORE; i++) {
+        gm_workload a = build_tiny(more[i].name, 1), b = build_tiny(more[i].name, 1);
+        gm_workload d = build_tiny(more[i].name, 7);
+        uint64_t h = hash_workload(&a, 16);
+        assert_true(h == hash_workload(&b, 16));
+        assert_true(h == hash_workload(&a, 17));
+        assert_true(h == hash_workload(&b, 4096));
+        if (more[i].seeded)
+            assert_false(h == hash_workload(&d, 16));
+        else
+            assert_true(h == hash_workload(&d, 16));
+        for (uint32_t kk = 0; kk < a.nkernels; kk += 1 + a.nkernels / 8) {
+            const gm_kernel *k = &a.kernels[kk];
+            check_round_robin(k, gm_kernel_ctas(k) / 2);
+        }
+        gm_workload_free(&a);
+        gm_workload_free(&b);
+        gm_workload_free(&d);
+    }
+}
+
+static void test_more_golden_hash(void **state)
+{
+    int bad = 0;
+    (void)state;
+    for (size_t i = 0; i < NMORE; i++) {
+        gm_workload w = build_tiny(more[i].name, 1);
+        uint64_t h = hash_workload(&w, 16);
+        if (h != more[i].hash) {
+            print_error("%s tiny: stream hash 0x%016llx, pinned 0x%016llx\n", more[i].name,
+                        (unsigned long long)h, (unsigned long long)more[i].hash);
+            bad++;
+        }
+        gm_workload_free(&w);
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* The library walker agrees with this file's warp count; tiny stays in
+ * the range of the other kernels; speed is printed, never asserted. */
+static void test_more_walk_and_bench(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NMORE; i++) {
+        gm_workload w = build_tiny(more[i].name, 1);
+        gm_workload_counts wc;
+        gm_error err;
+        assert_int_equal(gm_workload_count(&w, &wc, &err), 0);
+        uint64_t warps = 0;
+        for (uint32_t kk = 0; kk < w.nkernels; kk++)
+            warps += (uint64_t)gm_kernel_ctas(&w.kernels[kk]) *
+                     gm_kernel_warps_per_cta(&w.kernels[kk]);
+        assert_int_equal(wc.warps, warps);
+        assert_int_equal(wc.by_op[GM_OP_EXIT], warps);
+        /* lavaMD's 8 boxes: 0.8 M instructions, nearly all DP and shared
+         * loads, 0.15 s of simulation on configs/small.ini */
+        assert_true(wc.insts >= 50000 && wc.insts <= 1000000);
+        gm_workload_bench_result r;
+        assert_int_equal(gm_workload_bench(more[i].name, GM_SIZE_TINY, &r, &err), 0);
+        assert_int_equal(r.insts, wc.insts);
+        print_message("%-14s tiny: %7llu warp insts, %.1f M/s\n", more[i].name,
+                      (unsigned long long)r.insts, r.insts_per_sec / 1e6);
+        gm_workload_free(&w);
+    }
+}
+
+static void test_more_simulate_tiny(void **state)
+{
+    (void)state;
+    const char *src = getenv("GM_SOURCE_DIR");
+    char path[1024];
+    gm_config cfg;
+    gm_error err = {{0}};
+    assert_non_null(src);
+    snprintf(path, sizeof path, "%s/configs/small.ini", src);
+    gm_config_defaults(&cfg);
+    if (gm_config_load_file(&cfg, path, &err))
+        fail_msg("%s", err.msg);
+    for (size_t i = 0; i < NMORE; i++) {
+        gm_workload w = build_tiny(more[i].name, 1);
+        gm_system *s = calloc(1, sizeof *s);
+        assert_non_null(s);
+        if (gm_system_init(s, &cfg, &err))
+            fail_msg("%s", err.msg);
+        if (gm_system_run(s, &w, &err))
+            fail_msg("%s: %s", more[i].name, err.msg);
+        assert_int_equal(s->status, GM_RUN_DONE);
+        gm_system_free(s);
+        free(s);
+        gm_workload_free(&w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2683,6 +3146,10 @@ int main(void)
         cmocka_unit_test(test_bfs_shapes),
         cmocka_unit_test(test_btree_tiny),
         cmocka_unit_test(test_btree_shapes),
+        cmocka_unit_test(test_nw_tiny),
+        cmocka_unit_test(test_nw_shapes),
+        cmocka_unit_test(test_lavamd_tiny),
+        cmocka_unit_test(test_lavamd_shapes),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_walk_and_bench),
@@ -2698,6 +3165,12 @@ int main(void)
         cmocka_unit_test(test_ata_rodinia_sizes),
         cmocka_unit_test(test_ata_rodinia_streams),
         cmocka_unit_test(test_ata_rodinia_simulate),
+        cmocka_unit_test(test_more_catalogue),
+        cmocka_unit_test(test_more_sizes),
+        cmocka_unit_test(test_more_determinism),
+        cmocka_unit_test(test_more_walk_and_bench),
+        cmocka_unit_test(test_more_golden_hash),
+        cmocka_unit_test(test_more_simulate_tiny),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

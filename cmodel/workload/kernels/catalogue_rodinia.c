@@ -66,5 +66,21 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "nearest neighbour: one pass over 8 B lat/lng records (2 loads, 1 store per "
      "thread), no reuse inside or across CTAs; one launch",
      "insensitive", gm_nn_build},
+    /* Added for the CCN seed's evaluation. Seed uRC (Table I) / library
+     * replication ratio at size small on configs/baseline.ini: nw 8%
+     * (between the seed's classes) / 2.8%; lavaMD 1% (no reuse) / 49%
+     * (docs/workloads/rodinia.md on the difference). Both classed
+     * insensitive (the DC-L1 criteria's 16x-L1 speedup was not measured):
+     * nw has little reuse to replicate, lavaMD is compute-bound. */
+    {"nw", "Rodinia 3.1",
+     "Needleman-Wunsch wavefront: one launch per anti-diagonal of 16x16 tiles, 16-thread "
+     "CTAs; each tile reads its north row and west column (written by the previous "
+     "launch's neighbours) and 16 reference rows; rows of dim+1 ints, so tiles straddle lines",
+     "insensitive", gm_nw_build},
+    {"lavaMD", "Rodinia 3.1",
+     "particle potential in 3-D boxes: each CTA copies its box and each of its up to 26 "
+     "neighbour boxes (3.2 KB of positions, 800 B of charges) to shared memory, so every "
+     "box is read by 27 CTAs; DP-heavy inner loop, per-box force RMW",
+     "insensitive", gm_lavamd_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

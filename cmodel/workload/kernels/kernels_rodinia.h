@@ -179,6 +179,41 @@ int gm_btree_build_dims(gm_workload *w, uint32_t size, uint32_t range_count,
                         uint32_t range_size, uint32_t find_count, uint64_t seed,
                         gm_error *err);
 
+/* ---------------------------------------------------------------- nw */
+
+/* needle_cuda_shared_1 / _2, BLOCK_SIZE 16: one launch per anti-diagonal
+ * of 16x16 tiles. */
+typedef struct gm_nw_params {
+    uint32_t dim;              /* sequence length, a multiple of 16 */
+    uint32_t cols;             /* max_cols = dim + 1 */
+    uint32_t block_width;      /* dim / 16 */
+    uint32_t i;                /* the host loop's i: CTAs of this launch */
+    uint32_t second;           /* 0: needle_cuda_shared_1, 1: _2 */
+    uint64_t referrence, matrix;   /* cudaMalloc order */
+} gm_nw_params;
+
+int gm_nw_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_nw_build_dims(gm_workload *w, uint32_t dim, gm_error *err);
+
+/* ---------------------------------------------------------------- lavaMD */
+
+#define GM_LAVAMD_PAR 100u           /* NUMBER_PAR_PER_BOX */
+#define GM_LAVAMD_BOX_BYTES 656u     /* sizeof(box_str) */
+
+/* kernel_gpu_cuda, NUMBER_THREADS 128, one CTA per box. */
+typedef struct gm_lavamd_params {
+    uint32_t boxes1d;          /* -boxes1d: boxes1d^3 boxes */
+    uint32_t boxes;
+    uint64_t box, rv, qv, fv;  /* d_box_gpu, d_rv_gpu, d_qv_gpu, d_fv_gpu: cudaMalloc order */
+} gm_lavamd_params;
+
+/* Neighbour idx of box bx in main.c's order (-1 past the last); *nn, if
+ * not NULL, gets the box's neighbour count. */
+int64_t gm_lavamd_neighbour(uint32_t boxes1d, uint32_t bx, uint32_t idx, uint32_t *nn);
+
+int gm_lavamd_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_lavamd_build_dims(gm_workload *w, uint32_t boxes1d, gm_error *err);
+
 /* ---------------------------------------------------------------- helpers */
 
 /* Address of every active lane: base + scale * idx[lane]; 0 when inactive.
