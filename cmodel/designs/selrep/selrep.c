@@ -775,7 +775,37 @@ static cJSON *net_levels(const gm_net *n)
     cJSON_AddNumberToObject(o, "eject_flits", (double)n->st.flits_out);
     double cap = (double)n->n_channels * (double)n->st.cycles;
     cJSON_AddNumberToObject(o, "level_link_utilization", cap > 0 ? (double)between / cap : 0);
+    /* one flit per terminal link per network cycle at most */
+    double in_cap = (double)n->n_sources * (double)n->st.cycles;
+    double out_cap = (double)n->n_sinks * (double)n->st.cycles;
+    cJSON_AddNumberToObject(o, "inject_utilization",
+                            in_cap > 0 ? (double)n->st.flits_in / in_cap : 0);
+    cJSON_AddNumberToObject(o, "eject_utilization",
+                            out_cap > 0 ? (double)n->st.flits_out / out_cap : 0);
     return o;
+}
+
+/* Per HBM channel: the system's dram object only has the totals. The
+ * bandwidth is the report's formula (column commands x atom over the
+ * channel's own cycles at the DRAM clock). */
+static cJSON *hbm_channels(const gm_system *s)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; i < s->nchannels; i++) {
+        const gm_dram_stats *st = &s->chans[i].stats;
+        uint64_t acc = st->row_hits + st->row_misses + st->row_conflicts;
+        double bytes = (double)(st->rd_cmds + st->wr_cmds) * s->cfg.dram.atom_bytes;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "reads", (double)st->reads);
+        cJSON_AddNumberToObject(o, "writes", (double)st->writes);
+        cJSON_AddNumberToObject(o, "row_hit_rate", acc ? (double)st->row_hits / (double)acc : 0);
+        cJSON_AddNumberToObject(o, "bandwidth_gbs",
+                                st->cycles ? bytes * s->cfg.dram.clock_mhz /
+                                                 (double)st->cycles / 1e3
+                                           : 0);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
 }
 
 static void selrep_stats_json(const gm_system *s, const void *state, cJSON *design,
@@ -820,6 +850,7 @@ static void selrep_stats_json(const gm_system *s, const void *state, cJSON *desi
                             (double)st->replicas_created - (double)st->replicas_flushed -
                                 (double)resident);
     cJSON_AddNumberToObject(design, "placement_checks", (double)st->placement_checks);
+    cJSON_AddItemToObject(design, "hbm_channels", hbm_channels(s));
     cJSON_AddNumberToObject(design, "flushes", (double)st->flushes);
     cJSON_AddNumberToObject(design, "rdd_accesses", (double)st->rdd_accesses);
     cJSON_AddNumberToObject(design, "rdd_backlog_max", (double)st->rdd_backlog_max);
