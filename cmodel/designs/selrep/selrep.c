@@ -19,7 +19,6 @@
 #include "workload/workload.h"
 
 
-#define EPOCH_LOG_MAX 4096u
 /* Request lanes of the RDD block: requests it counts per core cycle
  * (**choice**, docs/designs/selrep.md section 4); more wait in a queue. */
 #define RDD_LANES 4u
@@ -146,9 +145,11 @@ static void port_accept(void *ctx, gm_req *r, gm_time now)
     selrep_port *p = ctx;
     selrep *d = p->d;
     uint32_t home = home_of(d, r->addr);
-    bool ro = r->kind == GM_REQ_LOAD && (r->flags & GM_INST_READ_ONLY);
+    bool ro = r->kind == GM_REQ_LOAD &&
+              ((r->flags & GM_INST_READ_ONLY) || d->cfg.fault == GM_SELREP_FAULT_REPLICATE_ALL);
     uint32_t cluster = p->core / d->cores_per_cluster;
-    r->slice = (uint16_t)(ro ? gm_selrep_target(&d->g, home, cluster, d->cur) : home);
+    uint32_t deg = d->cfg.fault == GM_SELREP_FAULT_OVER_DEGREE ? d->g.ndeg - 1 : d->cur;
+    r->slice = (uint16_t)(ro ? gm_selrep_target(&d->g, home, cluster, deg) : home);
     gm_l1d_access(p->l1, r, now);
 }
 
@@ -407,7 +408,7 @@ static void epoch_decided(selrep *d, uint32_t deg)
     d->st.epochs++;
     d->st.degree_epochs[deg]++;
     d->cur_rec.degree = deg;
-    if (d->nlog < EPOCH_LOG_MAX)
+    if (d->nlog < d->cfg.epoch_log)
         d->log[d->nlog++] = d->cur_rec;
     set_degree(d, deg);
 }
@@ -489,14 +490,14 @@ static void epoch_end(selrep *d)
         d->st.epochs++;
         d->st.degree_epochs[0]++;
         d->cur_rec = (epoch_rec){.cycle = d->s->core_cycle, .degree = 0};
-        if (d->nlog < EPOCH_LOG_MAX)
+        if (d->nlog < d->cfg.epoch_log)
             d->log[d->nlog++] = d->cur_rec;
         set_degree(d, 0);
     } else {
         d->st.epochs++;
         d->st.degree_epochs[d->cur]++;
         d->cur_rec = (epoch_rec){.cycle = d->s->core_cycle, .degree = d->cur};
-        if (d->nlog < EPOCH_LOG_MAX)
+        if (d->nlog < d->cfg.epoch_log)
             d->log[d->nlog++] = d->cur_rec;
     }
 }
@@ -679,7 +680,7 @@ static int selrep_build(gm_system *s, void **state, gm_error *err)
     uint32_t sets = s->slices[0].tags.sets;
     d->sampled = calloc(d->cfg.rdd_sets, sizeof *d->sampled);
     d->last_seen = calloc(d->ncores, sizeof *d->last_seen);
-    d->log = calloc(EPOCH_LOG_MAX, sizeof *d->log);
+    d->log = calloc(d->cfg.epoch_log ? d->cfg.epoch_log : 1, sizeof *d->log);
     d->st.slice_requests = calloc(d->nslices, sizeof *d->st.slice_requests);
     d->l1 = calloc(d->ncores, sizeof *d->l1);
     d->ports = calloc(d->ncores, sizeof *d->ports);
