@@ -96,12 +96,24 @@ def load_bsr_rule():
     return mod.best
 
 
-def library(gmsim):
-    p = subprocess.run([gmsim, "list-workloads", "--size", "tiny"], capture_output=True,
+def library(gmsim, size):
+    """{kernel: (launches, CTAs)} at size from `gmsim list-workloads` (the
+    two numbers after the size column)."""
+    p = subprocess.run([gmsim, "list-workloads", "--size", size], capture_output=True,
                        text=True)
     if p.returncode != 0:
         sys.exit("reproduce: '%s list-workloads' failed" % gmsim)
-    return {line.split()[0] for line in p.stdout.splitlines()[1:] if line.split()}
+    lib = {}
+    for line in p.stdout.splitlines()[1:]:
+        f = line.split()
+        if not f:
+            continue
+        try:
+            i = f.index(size)
+            lib[f[0]] = (int(f[i + 1]), int(f[i + 2]))
+        except (ValueError, IndexError):
+            lib[f[0]] = (None, None)
+    return lib
 
 
 def size_text(mb):
@@ -289,12 +301,13 @@ def mode_degree(e):
 
 def model_bw(run):
     """The RDD model's bandwidth estimate per degree, averaged over the
-    logged epochs and normalized to degree 1 (what SelRep compared)."""
+    logged epochs and normalized to the largest (what SelRep compared)."""
     logs = [e["bandwidth"] for e in run["epoch_log"] if e.get("bandwidth")]
     if not logs:
         return None
     avg = [mean([b[k] for b in logs]) for k in range(len(logs[0]))]
-    return [x / avg[0] if avg[0] else None for x in avg]
+    top = max(avg)
+    return [x / top for x in avg] if top else None
 
 
 def why_rows(ev, size):
@@ -303,7 +316,7 @@ def why_rows(ev, size):
     the organizations' hit rates are, and how many requests are read-only."""
     L = ["| config | L1 miss rate (shared) | LLC req / slice / cycle (shared) | read-only share | hit rate shared / private / selrep | "
          "H-Xbar req link util (shared) | slice imbalance (shared) | BSR degree | SelRep mode degree | "
-         "model B_d / B_1, d = 1..16 (mean over epochs) |",
+         "model B_d / max B, d = 1..16 (mean over epochs) |",
          "|---|---|---|---|---|---|---|---|---|---|"]
     for e in ev:
         if not e["complete"]:
@@ -320,7 +333,7 @@ def why_rows(ev, size):
     return L
 
 
-def analysis(ev):
+def analysis(ev, lib):
     """Sentences, computed from the runs, on why gmsim's figures differ
     from the seed's: the seed's premise is an LLC whose slices are the
     bandwidth bottleneck, so load, capacity cost and headroom are measured."""
@@ -344,6 +357,12 @@ def analysis(ev):
          "not the bottleneck, replication can only cost capacity."
          % (mean(load), max(load), "far from saturated" if max(load) < 0.25 else
             "loaded", 100 * max(link) if link else 0),
+         "* **Occupancy.** The sensitive kernels at this size, on 64 SMs: %s. A launch "
+         "with fewer CTAs than SMs leaves SMs idle and the LLC lightly loaded whatever "
+         "the organization."
+         % ", ".join("%s %s CTAs in %s launches" % (k, lib.get(k, (None, None))[1],
+                                                    lib.get(k, (None, None))[0])
+                     for k in sorted({e["kernel"] for e in rows})),
          "* **Capacity cost.** Mean LLC hit rate %.3f under Shared, %.3f under Private: "
          "replication %s." % (hs, hp, "costs hits" if hp < hs else "costs no hits"),
          "* **Headroom.** BSR (the best static degree, known after running all five) is "
@@ -358,7 +377,7 @@ def analysis(ev):
     return L
 
 
-def report(a, ev, notes, avg_s, avg_i):
+def report(a, ev, notes, avg_s, avg_i, lib):
     L = ["# SelRep LLC: the seed's evaluation reproduced with gmsim", "",
          "Written by `scripts/reproduce selrep --size %s` (scripts/reproduce_selrep.py; "
          "design: docs/designs/selrep.md). System: configs/selrep/ (the seed's Table I, "
@@ -423,7 +442,7 @@ def report(a, ev, notes, avg_s, avg_i):
             L.append("| %s | %d | %s |" % (e["label"], e["runs"]["selrep"]["epochs"],
                                           " | ".join("%.2f" % x for x in e["degree_dist"])))
     L += ["", "## Measurements behind the differences", ""]
-    L += analysis(ev) + [""]
+    L += analysis(ev, lib) + [""]
     L += why_rows(ev, a.size)
     return L
 
@@ -449,7 +468,8 @@ def cmd_selrep(argv):
     if not os.access(a.gmsim, os.X_OK):
         sys.exit("reproduce: no gmsim at %s (build first, or pass --gmsim)" % a.gmsim)
     best = load_bsr_rule()
-    points, notes = plan(a, library(a.gmsim))
+    lib = library(a.gmsim, a.size)
+    points, notes = plan(a, lib)
     if not points:
         sys.exit("reproduce: nothing to run")
     jdir = os.path.join(a.work, a.size)
@@ -483,7 +503,7 @@ def cmd_selrep(argv):
         sys.exit("reproduce: no results")
     ev = evaluate(points, R, best)
     md = "\n".join(report(a, ev, notes, averages(ev, "sensitive"),
-                          averages(ev, "insensitive"))) + "\n"
+                          averages(ev, "insensitive"), lib)) + "\n"
     try:
         def write_csv(f):
             w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
