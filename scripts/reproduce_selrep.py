@@ -349,6 +349,8 @@ def analysis(ev, lib):
     agree = sum(1 for e in rows if mode_degree(e) == e["bsr_degree"])
     ep = [e["runs"]["selrep"]["epochs"] for e in rows]
     imb = mean([e["runs"]["private"]["slice_imbalance"] for e in rows])
+    up = [x for e in rows for x in e["runs"]["selrep"]["epoch_log"] if x["degree"] > 1]
+    blind = sum(1 for x in up if x["rdd_accesses"] == 0)
     L = ["* **LLC load.** Under Shared the sensitive configurations send %.4f LLC requests "
          "per slice per core cycle on average (at most %.4f); a slice serves one per cycle, "
          "so the slices are %s. The H-Xbar's SM-router to MC-router links are at most %.1f%% "
@@ -373,13 +375,18 @@ def analysis(ev, lib):
          "configurations; SelRep decided %d to %d epochs per run. With Private, requests "
          "concentrate: slice imbalance (max / mean) %.1f on average, against %.2f under "
          "Shared." % (agree, len(rows), min(ep), max(ep), imb,
-                      mean([r["slice_imbalance"] for r in sh]))]
+                      mean([r["slice_imbalance"] for r in sh])),
+         "* **Blind epochs.** Of SelRep's %d logged epochs that chose a degree above 1, %d "
+         "had no sampled RDD access (acc = 0): the model then takes H = 1 (section 4 of "
+         "docs/designs/selrep.md) and ranks the degrees by LSP alone, which favours the "
+         "most balanced, highest degree; the replicas it makes cost hits afterwards."
+         % (len(up), blind)]
     return L
 
 
 def report(a, ev, notes, avg_s, avg_i, lib):
     L = ["# SelRep LLC: the seed's evaluation reproduced with gmsim", "",
-         "Written by `scripts/reproduce selrep --size %s` (scripts/reproduce_selrep.py; "
+         "Written by `scripts/reproduce selrep --size %s%s%s` (scripts/reproduce_selrep.py; "
          "design: docs/designs/selrep.md). System: configs/selrep/ (the seed's Table I, "
          "PAE-style slice and bank hashes), `[selrep] epoch_cycles = %d`%s. Performance is "
          "1 / core cycles of the whole run; a speedup is Shared's cycles over the "
@@ -387,7 +394,9 @@ def report(a, ev, notes, avg_s, avg_i, lib):
          "the seed's percentages; the geometric mean is given where it differs. "
          "BSR: the fewest cycles over static degrees 1 (= Shared), 2, 4, 8, 16 (= Private), "
          "ties to the smaller degree (scripts/bsr's rule)." % (
-             a.size, a.epoch_cycles,
+             a.size, " --kernels " + a.kernels if a.kernels else "",
+             " --llc-points " + a.llc_points if a.llc_points != "0,1,2,3,4" else "",
+             a.epoch_cycles,
              "" if a.epoch_cycles == 20000 else
              " (the seed's 20 000 scaled down so that the short runs of this size have "
              "several epochs)"), ""]
