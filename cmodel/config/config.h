@@ -24,6 +24,8 @@ typedef enum gm_cta_policy {
 } gm_cta_policy;
 
 typedef enum gm_dram_sched { GM_DRAM_FRFCFS = 0, GM_DRAM_FCFS = 1 } gm_dram_sched;
+/* [dram] slice_hash and bank_hash (dram/addr_map.h, docs/dram.md 1.1) */
+typedef enum gm_addr_hash { GM_ADDR_LINEAR = 0, GM_ADDR_PAE = 1 } gm_addr_hash;
 
 typedef struct gm_core_cfg {
     uint32_t num_cores;      /* 80 */
@@ -103,6 +105,8 @@ typedef struct gm_dram_cfg {
     gm_dram_timing t;
     uint32_t standard;       /* index into gm_dram_standard_names
                                 (dram/dram_standard.h): 0 gddr5, 1 hbm */
+    uint32_t slice_hash;     /* gm_addr_hash of the slice (and channel) digit */
+    uint32_t bank_hash;      /* gm_addr_hash of the bank digit */
 } gm_dram_cfg;
 
 typedef struct gm_sim_cfg {

@@ -30,11 +30,12 @@
 #define RUN GM_SRC_RUN
 
 /* Index order must match the gm_warp_sched, gm_cta_policy and
- * gm_dram_sched enums of config.h. */
+ * gm_dram_sched and gm_addr_hash enums of config.h. */
 static const char *const warp_sched_names[] = { "gto", "lrr", NULL };
 static const char *const cta_policy_names[] = { "rr", "block", "distributed", "clustered",
                                                  NULL };
 static const char *const dram_sched_names[] = { "frfcfs", "fcfs", NULL };
+static const char *const addr_hash_names[] = { "linear", "pae", NULL };
 
 const gm_config_section gm_config_sections[] = {
     { "core", "Lite SIMT cores: warps, warp schedulers, CTA placement and compute "
@@ -186,6 +187,12 @@ const gm_config_key gm_config_keys[] = {
     SIZE("dram", dram.partition_bytes, "partition_bytes", 256, 32, 16 * M, T2,
          "Chunk of the linear address space given to one channel before moving to the "
          "next; a multiple of the L2 line."),
+    ENUM("dram", dram.slice_hash, "slice_hash", GM_ADDR_LINEAR, addr_hash_names, AS,
+         "L2 slice (and so channel) of a chunk: linear (chunk mod slices), or pae (XOR "
+         "of every log2(slices)-bit digit of the chunk number; power-of-two slices)."),
+    ENUM("dram", dram.bank_hash, "bank_hash", GM_ADDR_LINEAR, addr_hash_names, AS,
+         "Bank inside a channel: linear, or pae (linear bank XOR every log2(banks)-bit "
+         "digit of the row; power-of-two banks). docs/dram.md section 1.1."),
     TIMING(tRCD, "tRCD", 0, 65535,
            "Activate to read, same bank (and to write while tRCDWR = 0)."),
     TIMING(tRP, "tRP", 0, 65535, "Precharge to activate, same bank."),

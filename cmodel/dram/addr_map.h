@@ -6,6 +6,11 @@
  * selection is removed again, giving a dense channel-local address that is
  * then split, from low to high, into column | bank | row. Every count may be
  * a non-power of two: the splits are divisions, not bit fields.
+ *
+ * With the PAE-style hashes (gm_addr_map_set_hash, [dram] slice_hash and
+ * bank_hash = pae) the slice digit is XORed with every higher digit of the
+ * chunk number and the bank digit with every digit of the row, so strided
+ * streams spread over slices and banks; both are bijections.
  * docs/dram.md has the formulas and a worked example. */
 #ifndef GM_DRAM_ADDR_MAP_H
 #define GM_DRAM_ADDR_MAP_H
@@ -23,6 +28,10 @@ typedef struct gm_addr_map {
     uint32_t bank_groups;         /* banks % bank_groups == 0 */
     uint32_t row_bytes;           /* page of one bank across the channel */
     uint32_t atom_bytes;          /* bytes of one column command */
+    uint32_t slice_hash;          /* gm_addr_hash (config/config.h) */
+    uint32_t bank_hash;           /* gm_addr_hash */
+    uint32_t slice_bits;          /* log2(slices) under slice pae, else 0 */
+    uint32_t bank_bits;           /* log2(banks) under bank pae, else 0 */
 } gm_addr_map;
 
 /* Where a byte address lives inside its channel. */
@@ -44,7 +53,15 @@ int gm_addr_map_init(gm_addr_map *m, uint32_t partition_bytes, uint32_t slices,
                      uint32_t channels, uint32_t banks, uint32_t bank_groups,
                      uint32_t row_bytes, uint32_t atom_bytes, gm_error *err);
 
-/* (addr / partition_bytes) % slices */
+/* Selects the slice and bank hashes (each GM_ADDR_LINEAR, the state after
+ * init, or GM_ADDR_PAE). PAE needs power-of-two slices (slice) and banks
+ * (bank): otherwise returns -1 with err naming the key and the offending
+ * count, and m is unchanged. */
+int gm_addr_map_set_hash(gm_addr_map *m, uint32_t slice_hash, uint32_t bank_hash,
+                         gm_error *err);
+
+/* Linear: (addr / partition_bytes) % slices. PAE: the XOR of every
+ * log2(slices)-bit digit of addr / partition_bytes. */
 uint32_t gm_addr_slice(const gm_addr_map *m, uint64_t addr);
 /* gm_addr_slice(addr) / slices_per_channel */
 uint32_t gm_addr_channel(const gm_addr_map *m, uint64_t addr);

@@ -30,7 +30,8 @@ int gm_dram_channel_init(gm_dram_channel *ch, const gm_dram_cfg *cfg, uint32_t i
     const gm_dram_standard *std = gm_dram_standard_at(cfg->standard);
     if (gm_addr_map_init(&ch->map, cfg->partition_bytes, cfg->channels, cfg->channels,
                          cfg->banks, cfg->bank_groups, cfg->row_bytes, cfg->atom_bytes,
-                         err))
+                         err) ||
+        gm_addr_map_set_hash(&ch->map, cfg->slice_hash, cfg->bank_hash, err))
         return -1;
     if (gm_dram_timer_init(&ch->timer, std->rules, std->nrules, &cfg->t, cfg->banks,
                            cfg->bank_groups, err))
@@ -69,11 +70,14 @@ void gm_dram_channel_connect(gm_dram_channel *ch, gm_dram_ports ports)
     ch->rr = 0;
     /* The links are the slices of this channel, so the system has
      * n * channels slices. Inputs were validated by init, so this cannot
-     * fail for n >= 1. */
-    if (ports.n)
+     * fail for n >= 1; the system has checked the hash against its
+     * n * channels slices (gm_system_init). */
+    if (ports.n) {
         gm_addr_map_init(&ch->map, ch->cfg.partition_bytes, ports.n * ch->cfg.channels,
                          ch->cfg.channels, ch->cfg.banks, ch->cfg.bank_groups,
                          ch->cfg.row_bytes, ch->cfg.atom_bytes, 0);
+        gm_addr_map_set_hash(&ch->map, ch->cfg.slice_hash, ch->cfg.bank_hash, 0);
+    }
 }
 
 const gm_dram_stats *gm_dram_channel_stats(const gm_dram_channel *ch)

@@ -112,6 +112,7 @@ int gm_system_init(gm_system *s, const gm_config *cfg, gm_error *err)
         gm_addr_map_init(&s->amap, cfg->dram.partition_bytes, s->nslices, s->nchannels,
                          cfg->dram.banks, cfg->dram.bank_groups, cfg->dram.row_bytes,
                          cfg->dram.atom_bytes, err) ||
+        gm_addr_map_set_hash(&s->amap, cfg->dram.slice_hash, cfg->dram.bank_hash, err) ||
         gm_residency_init(&s->res, err) || init_links(s, err) || init_blocks(s, err) ||
         build_design(s, err)) {
         gm_system_free(s);

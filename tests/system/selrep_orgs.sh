@@ -37,6 +37,22 @@ assert d["replicas_evicted"] >= 0 and d["replicas_resident"] >= 0, d
 assert d["replicas_created"] == (d["replicas_flushed"] + d["replicas_evicted"]
                                  + d["replicas_resident"])
 assert d["placement_checks"] >= 2
+# per-channel HBM figures add up to the system's totals; per-level H-Xbar
+# utilization is a fraction, and every flit injected is ejected
+ch = d["hbm_channels"]
+assert len(ch) == s["dram"]["channels"] == 32
+assert sum(c["reads"] for c in ch) == s["dram"]["reads"]
+assert sum(c["writes"] for c in ch) == s["dram"]["writes"]
+assert all(0 <= c["row_hit_rate"] <= 1 and c["bandwidth_gbs"] <= 18.76 for c in ch), ch
+# every channel ticks on every DRAM edge, so the per-channel bandwidths
+# add up to the system's (bytes over the mean channel cycles)
+bw = s["dram"]["bandwidth_gbs"]
+assert bw > 0 and abs(sum(c["bandwidth_gbs"] for c in ch) - bw) < 1e-6 * bw, bw
+for lvl in ("request", "reply"):
+    h = d["hxbar"][lvl]
+    assert h["inject_flits"] == h["eject_flits"] > 0, h
+    for k in ("inject_utilization", "level_link_utilization", "eject_utilization"):
+        assert 0 < h[k] <= 1, (lvl, k, h)
 org = d["org"]
 if org == "Shared":
     # one home slice per line: nothing ever goes anywhere else

@@ -19,7 +19,6 @@
 #include "workload/workload.h"
 
 
-#define EPOCH_LOG_MAX 4096u
 /* Request lanes of the RDD block: requests it counts per core cycle
  * (**choice**, docs/designs/selrep.md section 4); more wait in a queue. */
 #define RDD_LANES 4u
@@ -146,9 +145,11 @@ static void port_accept(void *ctx, gm_req *r, gm_time now)
     selrep_port *p = ctx;
     selrep *d = p->d;
     uint32_t home = home_of(d, r->addr);
-    bool ro = r->kind == GM_REQ_LOAD && (r->flags & GM_INST_READ_ONLY);
+    bool ro = r->kind == GM_REQ_LOAD &&
+              ((r->flags & GM_INST_READ_ONLY) || d->cfg.fault == GM_SELREP_FAULT_REPLICATE_ALL);
     uint32_t cluster = p->core / d->cores_per_cluster;
-    r->slice = (uint16_t)(ro ? gm_selrep_target(&d->g, home, cluster, d->cur) : home);
+    uint32_t deg = d->cfg.fault == GM_SELREP_FAULT_OVER_DEGREE ? d->g.ndeg - 1 : d->cur;
+    r->slice = (uint16_t)(ro ? gm_selrep_target(&d->g, home, cluster, deg) : home);
     gm_l1d_access(p->l1, r, now);
 }
 
@@ -407,7 +408,7 @@ static void epoch_decided(selrep *d, uint32_t deg)
     d->st.epochs++;
     d->st.degree_epochs[deg]++;
     d->cur_rec.degree = deg;
-    if (d->nlog < EPOCH_LOG_MAX)
+    if (d->nlog < d->cfg.epoch_log)
         d->log[d->nlog++] = d->cur_rec;
     set_degree(d, deg);
 }
@@ -489,14 +490,14 @@ static void epoch_end(selrep *d)
         d->st.epochs++;
         d->st.degree_epochs[0]++;
         d->cur_rec = (epoch_rec){.cycle = d->s->core_cycle, .degree = 0};
-        if (d->nlog < EPOCH_LOG_MAX)
+        if (d->nlog < d->cfg.epoch_log)
             d->log[d->nlog++] = d->cur_rec;
         set_degree(d, 0);
     } else {
         d->st.epochs++;
         d->st.degree_epochs[d->cur]++;
         d->cur_rec = (epoch_rec){.cycle = d->s->core_cycle, .degree = d->cur};
-        if (d->nlog < EPOCH_LOG_MAX)
+        if (d->nlog < d->cfg.epoch_log)
             d->log[d->nlog++] = d->cur_rec;
     }
 }
@@ -679,7 +680,7 @@ static int selrep_build(gm_system *s, void **state, gm_error *err)
     uint32_t sets = s->slices[0].tags.sets;
     d->sampled = calloc(d->cfg.rdd_sets, sizeof *d->sampled);
     d->last_seen = calloc(d->ncores, sizeof *d->last_seen);
-    d->log = calloc(EPOCH_LOG_MAX, sizeof *d->log);
+    d->log = calloc(d->cfg.epoch_log ? d->cfg.epoch_log : 1, sizeof *d->log);
     d->st.slice_requests = calloc(d->nslices, sizeof *d->st.slice_requests);
     d->l1 = calloc(d->ncores, sizeof *d->l1);
     d->ports = calloc(d->ncores, sizeof *d->ports);
@@ -775,7 +776,37 @@ static cJSON *net_levels(const gm_net *n)
     cJSON_AddNumberToObject(o, "eject_flits", (double)n->st.flits_out);
     double cap = (double)n->n_channels * (double)n->st.cycles;
     cJSON_AddNumberToObject(o, "level_link_utilization", cap > 0 ? (double)between / cap : 0);
+    /* one flit per terminal link per network cycle at most */
+    double in_cap = (double)n->n_sources * (double)n->st.cycles;
+    double out_cap = (double)n->n_sinks * (double)n->st.cycles;
+    cJSON_AddNumberToObject(o, "inject_utilization",
+                            in_cap > 0 ? (double)n->st.flits_in / in_cap : 0);
+    cJSON_AddNumberToObject(o, "eject_utilization",
+                            out_cap > 0 ? (double)n->st.flits_out / out_cap : 0);
     return o;
+}
+
+/* Per HBM channel: the system's dram object only has the totals. The
+ * bandwidth is the report's formula (column commands x atom over the
+ * channel's own cycles at the DRAM clock). */
+static cJSON *hbm_channels(const gm_system *s)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint32_t i = 0; i < s->nchannels; i++) {
+        const gm_dram_stats *st = &s->chans[i].stats;
+        uint64_t acc = st->row_hits + st->row_misses + st->row_conflicts;
+        double bytes = (double)(st->rd_cmds + st->wr_cmds) * s->cfg.dram.atom_bytes;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "reads", (double)st->reads);
+        cJSON_AddNumberToObject(o, "writes", (double)st->writes);
+        cJSON_AddNumberToObject(o, "row_hit_rate", acc ? (double)st->row_hits / (double)acc : 0);
+        cJSON_AddNumberToObject(o, "bandwidth_gbs",
+                                st->cycles ? bytes * s->cfg.dram.clock_mhz /
+                                                 (double)st->cycles / 1e3
+                                           : 0);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
 }
 
 static void selrep_stats_json(const gm_system *s, const void *state, cJSON *design,
@@ -820,6 +851,7 @@ static void selrep_stats_json(const gm_system *s, const void *state, cJSON *desi
                             (double)st->replicas_created - (double)st->replicas_flushed -
                                 (double)resident);
     cJSON_AddNumberToObject(design, "placement_checks", (double)st->placement_checks);
+    cJSON_AddItemToObject(design, "hbm_channels", hbm_channels(s));
     cJSON_AddNumberToObject(design, "flushes", (double)st->flushes);
     cJSON_AddNumberToObject(design, "rdd_accesses", (double)st->rdd_accesses);
     cJSON_AddNumberToObject(design, "rdd_backlog_max", (double)st->rdd_backlog_max);

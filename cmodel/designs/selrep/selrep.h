@@ -19,7 +19,7 @@ extern const gm_design_ops gm_selrep_design;
 
 /* The [selrep] section (selrep_config.c). */
 extern const gm_config_section gm_selrep_section;
-#define GM_SELREP_NKEYS 14
+#define GM_SELREP_NKEYS 16
 extern const gm_config_key gm_selrep_keys[GM_SELREP_NKEYS];
 int gm_selrep_validate(const gm_config *c, gm_error *err);
 

@@ -15,6 +15,16 @@ typedef enum gm_selrep_org {
     GM_SELREP_ADAPTIVE = 4, /* all-or-nothing: shared or private, periodic return */
 } gm_selrep_org;
 
+/* [selrep] fault: fault injection that shows the run-time invariants catch
+ * what they guard (tests/system/selrep_invariants.sh), as [sim]
+ * fault_stall_dram does for the watchdog. */
+typedef enum gm_selrep_fault {
+    GM_SELREP_FAULT_NONE = 0,
+    GM_SELREP_FAULT_REPLICATE_ALL = 1, /* every load may be sent to a replica slice */
+    GM_SELREP_FAULT_OVER_DEGREE = 2,   /* read-only loads use the largest degree,
+                                        * whatever degree is in force */
+} gm_selrep_fault;
+
 typedef struct gm_selrep_cfg {
     uint32_t org;            /* gm_selrep_org */
     uint32_t mc_routers;     /* MC-routers (= HBM stacks); slices and channels split evenly */
@@ -30,6 +40,8 @@ typedef struct gm_selrep_cfg {
     uint32_t adaptive_period;/* adaptive: epochs in private before re-sampling as shared */
     uint32_t link_latency;   /* H-Xbar SM-router <-> MC-router channel, icnt cycles */
     uint32_t rdd_mc;         /* the MC-router that holds the RDD */
+    uint32_t fault;          /* gm_selrep_fault: break a rule on purpose (tests) */
+    uint32_t epoch_log;      /* epochs kept in the statistics' epoch_log */
 } gm_selrep_cfg;
 
 #endif

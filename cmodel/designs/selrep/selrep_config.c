@@ -9,6 +9,8 @@
 /* gm_selrep_org order */
 static const char *const org_names[] = { "shared", "private", "static", "selrep", "adaptive",
                                          NULL };
+/* gm_selrep_fault order */
+static const char *const fault_names[] = { "none", "replicate_all", "over_degree", NULL };
 
 const gm_config_section gm_selrep_section = {
     "selrep", "SelRep LLC (`[design] kind = selrep`): private L1Ds, an H-Xbar of SM-routers "
@@ -52,6 +54,13 @@ const gm_config_key gm_selrep_keys[GM_SELREP_NKEYS] = {
                "Channel latency between SM-routers and MC-routers."),
     GM_CFG_U32("selrep", selrep.rdd_mc, "rdd_mc", 0, 0, 63, AS, "router",
                "The MC-router holding the RDD; it samples sets of its first slice."),
+    GM_CFG_ENUM("selrep", selrep.fault, "fault", GM_SELREP_FAULT_NONE, fault_names,
+                GM_SRC_RUN, "Fault injection for tests: replicate_all sends every load, "
+                "not only read-only ones, to its replica slice; over_degree routes read-only "
+                "loads by the largest degree. The run-time invariants must stop the run."),
+    GM_CFG_U32("selrep", selrep.epoch_log, "epoch_log", 4096, 0, 1u << 20, GM_SRC_RUN,
+               "epochs", "Epochs whose decision, LSP and bandwidth per degree the "
+               "statistics list (the first ones); the degree histograms count every epoch."),
 };
 
 int gm_selrep_validate(const gm_config *c, gm_error *err)
