@@ -50,6 +50,23 @@ def check_layers(names):
     return [n for n in names if not os.path.exists(layer_path(n))]
 
 
+def layer_sections(name):
+    """The [sections] a layer file sets."""
+    with open(layer_path(name)) as f:
+        return {line.strip()[1:-1] for line in f
+                if line.strip().startswith("[") and line.strip().endswith("]")}
+
+
+def layers_for(layers, is_baseline):
+    """The layers that apply to a point: a layer that sets only [dcl1] keys
+    changes nothing in a private-L1 baseline, so a baseline run leaves it
+    out and keeps the configuration (and result-store hash) of the run
+    without it."""
+    if not is_baseline:
+        return list(layers)
+    return [n for n in layers if layer_sections(n) - {"dcl1"}]
+
+
 def config_files(point_file, layers, extra=()):
     """The files of one run: the design point, then each layer in order."""
     return [point_file] + [layer_path(n) for n in list(layers) + list(extra)]

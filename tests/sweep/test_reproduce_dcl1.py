@@ -90,6 +90,11 @@ class Layers(unittest.TestCase):
         self.assertEqual(store.config_args(["a", "b"]), ["--config", "a", "--config", "b"])
         self.assertEqual(rd.work_name("small", ["x", "y"]), "small+x+y")
 
+    def test_design_only_layers_skip_baselines(self):
+        self.assertEqual(rd.layers_for(["noc1_noheader", "platform"], True), ["platform"])
+        self.assertEqual(rd.layers_for(["noc1_noheader", "platform"], False),
+                         ["noc1_noheader", "platform"])
+
     def test_shipped_layers_exist(self):
         self.assertEqual(rd.check_layers(["l1x16", "noc1_noheader"]), [])
         self.assertEqual(rd.check_layers(["nope"]), ["nope"])
