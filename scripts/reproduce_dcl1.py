@@ -135,3 +135,69 @@ def class_table(classes, catalogue):
             f(s, "%.2f"), mark(s, SPEEDUP_16X_MIN), c or "?", catalogue.get(w, "-"),
             PAPER_CLASS.get(w, "")))
     return L
+
+
+def utilization(s):
+    """Where a run's time goes, per resource on the path core -> L1 ->
+    NoC -> L2 -> DRAM -> NoC (fractions of each resource's cycles), from
+    one statistics JSON."""
+    c, l1, dram = s["core"], s["l1"], s["dram"]
+    cyc = s["summary"]["core_cycles"] or 1
+    ncores = s["config"]["core"]["num_cores"]
+    nets = s.get("networks", {})
+    req = nets.get("noc_request") or nets.get("noc2_request") or {}
+    rep = nets.get("noc_reply") or nets.get("noc2_reply") or {}
+    core_cycles = cyc * ncores
+    sched = max(1, c["active_core_cycles"] * s["config"]["core"]["schedulers"])
+    lost = c["stall_scoreboard"] + c["stall_ldst"] + c["stall_barrier"] + c["idle_issue_slots"]
+    return {
+        "u_core_active": c["active_core_cycles"] / core_cycles,
+        "u_issue": 1 - lost / sched,
+        "u_stall_ldst": c["stall_ldst"] / sched,
+        "u_stall_scoreboard": c["stall_scoreboard"] / sched,
+        "u_l1_refused": c["l1_refusals"] / core_cycles,
+        "u_l1_port_mean": l1["port_utilization_mean"],
+        "u_l1_port_max": l1["port_utilization_max"],
+        "u_req_inject_mean": req.get("input_link_utilization_mean"),
+        "u_rep_inject_mean": rep.get("input_link_utilization_mean"),
+        "u_rep_inject_max": rep.get("input_link_utilization_max"),
+        "u_rep_eject_mean": rep.get("output_link_utilization_mean"),
+        "u_rep_eject_max": rep.get("output_link_utilization_max"),
+        "u_l2_input_stalls": s["l2"].get("input_stalls"),
+        "u_dram_bus": dram.get("bus_utilization"),
+    }
+
+
+def utilization_table(rows, design="baseline"):
+    """Markdown lines: the utilization of every resource for one design
+    point, per kernel, sensitive (measured class) first."""
+    def f(x):
+        return "-" if x is None else "%.3f" % x
+    sel = sorted([r for r in rows if r["design"] == design and r["status"] == "done"
+                  and "u_core_active" in r],
+                 key=lambda r: (r["class"] != "sensitive", r["workload"]))
+    if not sel:
+        return []
+    L = ["\n## Where the time goes: %s resource utilization per kernel\n" % design,
+         "Fractions of each resource's cycles. `active`: core cycles with resident work; "
+         "`issue`, `ldst stall`, `sb stall`: scheduler slots of active cycles that issued, "
+         "that waited on a full LD/ST queue, and on the scoreboard (docs/stats.md); "
+         "`L1 refused`: core cycles in which the LD/ST unit could not hand a request to the "
+         "L1 (busy port, full MSHRs or miss queue); `L1 port`: data-port busy fraction, "
+         "mean and busiest core; "
+         "`req inj`: request-network links from the cores; `rep inj`: reply links from the "
+         "L2 slices (mean / busiest); `rep ej`: reply links into the cores (mean / "
+         "busiest); `L2 in stalls`: requests refused by a full L2 input; `DRAM`: data-bus "
+         "utilization.\n",
+         "| kernel | class | active | issue | ldst stall | sb stall | L1 refused | L1 port mean "
+         "/ max | req inj | rep inj mean / max | rep ej mean / max | L2 in stalls | DRAM |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in sel:
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s / %s | %s / %s | %s "
+                 "| %s |" % (
+            r["workload"], r["class"], f(r["u_core_active"]), f(r["u_issue"]),
+            f(r["u_stall_ldst"]), f(r["u_stall_scoreboard"]), f(r["u_l1_refused"]),
+            f(r["u_l1_port_mean"]), f(r["u_l1_port_max"]), f(r["u_req_inject_mean"]),
+            f(r["u_rep_inject_mean"]), f(r["u_rep_inject_max"]), f(r["u_rep_eject_mean"]),
+            f(r["u_rep_eject_max"]), r["u_l2_input_stalls"], f(r["u_dram_bus"])))
+    return L
