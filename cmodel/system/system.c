@@ -687,6 +687,17 @@ int gm_system_run_end(gm_system *s, gm_error *err)
 {
     s->copies.final_resident = s->res.total_resident_lines;
     s->copies.final_distinct = s->res.distinct_lines;
+    /* SPEC 7 averages the periodic samples and the end of the run; without
+     * the end a run shorter than one period would average nothing. A
+     * periodic sample taken on this very cycle is not counted twice. */
+    bool sampled_now = s->cfg.sim.sample_cycles &&
+                       s->next_sample - s->cfg.sim.sample_cycles == s->core_cycle &&
+                       s->copies.samples;
+    if (!sampled_now) {
+        s->copies.samples++;
+        s->copies.resident_sum += s->res.total_resident_lines;
+        s->copies.distinct_sum += s->res.distinct_lines;
+    }
     uint64_t line;
     uint32_t most = residency_max(&s->res, &line);
     if (most > s->copies.max_copies)

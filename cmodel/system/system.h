@@ -41,7 +41,7 @@ typedef enum gm_run_status {
 /* Copies-per-line samples (SPEC section 7). "L1" is whatever the design
  * registered with gm_system_add_l1 (an L1D, a DC-L1 node, ...). */
 typedef struct gm_copies_stats {
-    uint64_t samples;
+    uint64_t samples;        /* periodic samples plus the end of the run */
     uint64_t resident_sum;   /* sum over samples of resident L1 lines */
     uint64_t distinct_sum;   /* sum over samples of distinct resident lines */
     uint64_t final_resident;

@@ -32,8 +32,14 @@ def gmsim_version(gmsim):
     return p.stdout.split(None, 1)[1].strip()
 
 
+def config_args(config):
+    """--config arguments for one file or a list of layered files (later wins)."""
+    files = [config] if isinstance(config, str) else list(config)
+    return [x for f in files for x in ("--config", f)]
+
+
 def config_hash(gmsim, config, overrides=()):
-    cmd = [gmsim, "config", "--config", config]
+    cmd = [gmsim, "config"] + config_args(config)
     for o in overrides:
         cmd += ["-o", o]
     p = subprocess.run(cmd + ["--hash"], capture_output=True, text=True)

@@ -34,7 +34,8 @@ def study_args(ap):
 def plan_runs(a, planned, jdir, config_of):
     """The jobs of the (config, workload) runs whose stored result cannot
     be reused (docs/sweeps.md: same gmsim revision, same configuration
-    hash), and the tally so far. config_of maps a config name to its file."""
+    hash), and the tally so far. config_of maps a config name to its file, or
+    to a list of files layered in order (gmsim run --config A --config B)."""
     try:
         version = store.gmsim_version(a.gmsim)
         hashes = {cfg: store.config_hash(a.gmsim, config_of(cfg))
@@ -57,7 +58,7 @@ def plan_runs(a, planned, jdir, config_of):
         # A run that exits non-zero with statistics (deadlock, max_cycles)
         # keeps them, as before: the table shows its status.
         jobs.append(Job(
-            name, [a.gmsim, "run", "--config", config_of(cfg), "--workload", w,
+            name, [a.gmsim, "run"] + store.config_args(config_of(cfg)) + ["--workload", w,
                    "--size", a.size, "--quiet", "--stats", "{out}"],
             log=os.path.join(jdir, "logs", name + ".log"), output=path,
             timeout=a.timeout or None, keep_on_error=True))

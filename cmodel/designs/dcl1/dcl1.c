@@ -53,6 +53,7 @@ static uint32_t noc2_member(const gm_dcl1_topo *t, uint32_t k, uint32_t p)
 static int build_noc1(gm_dcl1 *d, const gm_dcl1_env *env, gm_link ***next, gm_error *err)
 {
     const gm_dcl1_topo *t = &d->topo;
+    gm_noc_cfg noc1 = gm_dcl1_noc1_cfg(env->cfg);
     char name[32];
     d->n1_req = calloc(t->clusters, sizeof *d->n1_req);
     d->n1_rep = calloc(t->clusters, sizeof *d->n1_rep);
@@ -71,11 +72,11 @@ static int build_noc1(gm_dcl1 *d, const gm_dcl1_env *env, gm_link ***next, gm_er
             rp_in[j] = &d->node_out[z * t->m + j];
         }
         snprintf(name, sizeof name, "noc1-request-%u", z);
-        if (gm_net_init_crossbar(&d->n1_req[z], name, t->n, t->m, &env->cfg->noc, dest_home,
+        if (gm_net_init_crossbar(&d->n1_req[z], name, t->n, t->m, &noc1, dest_home,
                          &d->topo, err))
             return -1;
         snprintf(name, sizeof name, "noc1-reply-%u", z);
-        if (gm_net_init_crossbar(&d->n1_rep[z], name, t->m, t->n, &env->cfg->noc,
+        if (gm_net_init_crossbar(&d->n1_rep[z], name, t->m, t->n, &noc1,
                          dest_core_in_cluster, &d->topo, err))
             return -1;
         gm_net_connect(&d->n1_req[z], (gm_net_ports){.in = rq_in, .out = rq_out});

@@ -73,9 +73,11 @@ extern const gm_design_ops gm_dcl1_design;
 
 /* The [dcl1] section (dcl1_config.c). */
 extern const gm_config_section gm_dcl1_section;
-#define GM_DCL1_NKEYS 11
+#define GM_DCL1_NKEYS 13
 extern const gm_config_key gm_dcl1_keys[GM_DCL1_NKEYS];
 int gm_dcl1_validate(const gm_config *c, gm_error *err);
+/* [noc] with NoC#1's own header and flit width ([dcl1] noc1_*). */
+gm_noc_cfg gm_dcl1_noc1_cfg(const gm_config *c);
 unsigned gm_dcl1_extra_clocks(const gm_config *c, uint32_t mhz[4]);
 /* The cache of one DC-L1 node with every derived value filled in (size,
  * assoc, MSHRs and port width from [l1] when the [dcl1] key is 0;

@@ -13,6 +13,12 @@ typedef enum gm_sharing {
     GM_SHARING_CLUSTERED = 2, /* ShY+CZ: shared inside each of `clusters` clusters */
 } gm_sharing;
 
+/* Control bytes of a NoC#1 packet. */
+typedef enum gm_noc1_header {
+    GM_NOC1_HEADER_NOC = 0,   /* [noc] header_bytes, as NoC#2 and GPGPU-Sim */
+    GM_NOC1_HEADER_NONE = 1,  /* none: the paper's Table I counts data only */
+} gm_noc1_header;
+
 typedef struct gm_dcl1_cfg {
     uint32_t nodes;          /* DC-L1 nodes Y */
     uint32_t sharing;        /* gm_sharing */
@@ -25,6 +31,8 @@ typedef struct gm_dcl1_cfg {
     uint32_t node_mshr_merge;   /* 0 = l1.mshr_merge * num_cores / nodes */
     uint32_t node_queue;     /* entries of each of Q1..Q4 */
     uint32_t node_port_bytes;/* data port per core cycle; 0 = l1.port_bytes */
+    uint32_t noc1_flit_bytes;  /* NoC#1 link width; 0 = noc.flit_bytes */
+    uint32_t noc1_header;      /* gm_noc1_header */
 } gm_dcl1_cfg;
 
 #endif

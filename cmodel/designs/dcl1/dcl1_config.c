@@ -23,6 +23,8 @@
 
 /* gm_sharing order */
 static const char *const sharing_names[] = { "private", "shared", "clustered", NULL };
+/* gm_noc1_header order */
+static const char *const noc1_header_names[] = { "noc", "none", NULL };
 
 const gm_config_section gm_dcl1_section = {
     "dcl1", "DC-L1 (`[design] kind = dcl1`): the L1D is removed from the cores and the L1 "
@@ -58,7 +60,28 @@ const gm_config_key gm_dcl1_keys[GM_DCL1_NKEYS] = {
                "Entries of each node queue Q1..Q4 (paper: four 128 B entries)."),
     GM_CFG_SIZE("dcl1", dcl1.node_port_bytes, "node_port_bytes", 0, 0, 4096, AS,
                 "Data port of a node per core cycle; 0 = [l1] port_bytes."),
+    /* The paper's Table I counts NoC#1 bandwidth as data only ("no control
+     * metadata"); gmsim's packets carry [noc] header_bytes like GPGPU-Sim's.
+     * These two keys let a study take either view on NoC#1 alone. */
+    GM_CFG_ENUM("dcl1", dcl1.noc1_header, "noc1_header", GM_NOC1_HEADER_NOC, noc1_header_names,
+                AS, "Control bytes of every NoC#1 packet (flits = ceil((header + payload) / "
+                "flit)): `noc` = [noc] header_bytes; `none` = the paper's Table I (no "
+                "control metadata)."),
+    GM_CFG_SIZE("dcl1", dcl1.noc1_flit_bytes, "noc1_flit_bytes", 0, 0, 4096, AS,
+                "NoC#1 flit (link) width; 0 = [noc] flit_bytes; otherwise at least 4."),
 };
+
+/* The [noc] parameters NoC#1 is built with: [noc], with the [dcl1] packet
+ * format keys applied. */
+gm_noc_cfg gm_dcl1_noc1_cfg(const gm_config *c)
+{
+    gm_noc_cfg n = c->noc;
+    if (c->dcl1.noc1_header == GM_NOC1_HEADER_NONE)
+        n.header_bytes = 0;
+    if (c->dcl1.noc1_flit_bytes)
+        n.flit_bytes = c->dcl1.noc1_flit_bytes;
+    return n;
+}
 
 unsigned gm_dcl1_extra_clocks(const gm_config *c, uint32_t mhz[4])
 {
@@ -161,6 +184,9 @@ int gm_dcl1_validate(const gm_config *c, gm_error *err)
     if (d->node_port_bytes && d->node_port_bytes < 4)
         return gm_fail(err, "[dcl1] node_port_bytes = %u: must be 0 ([l1] port_bytes) or "
                             "at least 4", d->node_port_bytes);
+    if (d->noc1_flit_bytes && d->noc1_flit_bytes < 4)
+        return gm_fail(err, "[dcl1] noc1_flit_bytes = %u: must be 0 ([noc] flit_bytes) or "
+                            "at least 4", d->noc1_flit_bytes);
     if (nc.mshr_entries > MAX_NODE_MSHRS)
         return gm_fail(err, "[dcl1] node_mshr_entries (derived: [l1] mshr_entries * num_cores "
                             "/ nodes = %u) exceeds %u; set [dcl1] node_mshr_entries",
