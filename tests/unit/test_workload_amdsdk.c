@@ -271,12 +271,361 @@ static void test_mt_grids(void **state)
     assert_int_not_equal(gm_matrixtranspose_build_dims(&w, 40, 16, &err), 0);
 }
 
+/* ---------------------------------------------------------------- DCT */
+
+/* Register def-use of every warp of every launch (a second walk, so the
+ * address callbacks stay about addresses). */
+static void check_defuse(const gm_workload *w)
+{
+    for (uint32_t ki = 0; ki < w->nkernels; ki++) {
+        const gm_kernel *k = &w->kernels[ki];
+        for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+            for (uint32_t wp = 0; wp < gm_kernel_warps_per_cta(k); wp++) {
+                reg_use r = {.lanewise = 0};
+                gm_warp_gen g;
+                gm_inst buf[16];
+                int n;
+                gm_warp_gen_start(&g, cta, wp);
+                while ((n = k->gen(k, &g, buf, 16)) > 0)
+                    for (int x = 0; x < n; x++)
+                        check_regs(&r, &buf[x]);
+                check_regs_consumed(&r, k, cta, wp);
+            }
+    }
+}
+
+/* DCT, written from DCT_Kernels.cl again: per lane (i, j) = (t % 8, t / 8)
+ * of the 8 x 8 group, loop 1 reads dct8x8[k * 8 + i] and input[(gy * 8 +
+ * k) * width + gx * 8 + j], loop 2 reads inter[i * 8 + k] and
+ * dct8x8[k * 8 + j], then output[(gy * 8 + j) * width + gx * 8 + i]. */
+typedef struct dct_walk {
+    uint32_t width, gx_count, cta, warp;
+    uint64_t in, out, dct;
+    int nld, nlds;              /* global / local loads seen in this warp */
+    uint64_t ld, st, lds, sts, bar, alu, bra, exits;
+    uint32_t *in_lanes;         /* lanes that load each input element */
+    uint32_t dct_lanes[64];
+    uint8_t *written;
+} dct_walk;
+
+static void on_dct(const gm_inst *in, uint32_t exist, void *arg)
+{
+    dct_walk *d = arg;
+    check_lanes(in, exist);
+    assert_int_equal(in->mask, 0xffffffffu);
+    uint32_t gx = d->cta % d->gx_count, gy = d->cta / d->gx_count;
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t t = d->warp * 32 + l, i = t % 8, j = t / 8;
+        if (in->op == GM_OP_GLOBAL_LD) {
+            /* the loads alternate dct, input in loop 1 (8 x 2), then dct */
+            int loop1 = d->nld < 16, k = loop1 ? d->nld / 2 : d->nld - 16;
+            if (loop1 && d->nld % 2) {
+                uint64_t e = (uint64_t)(gy * 8 + k) * d->width + gx * 8 + j;
+                assert_int_equal(in->addr[l], d->in + 4 * e);
+                d->in_lanes[e]++;
+            } else {
+                uint32_t e = (uint32_t)k * 8 + (loop1 ? i : j);
+                assert_int_equal(in->addr[l], d->dct + 4 * e);
+                d->dct_lanes[e]++;
+            }
+        } else if (in->op == GM_OP_SHARED_LD) {
+            assert_int_equal(in->addr[l], 4ull * (i * 8 + d->nlds));
+        } else if (in->op == GM_OP_SHARED_ST) {
+            assert_int_equal(in->addr[l], 4ull * (j * 8 + i));
+        } else if (in->op == GM_OP_GLOBAL_ST) {
+            uint64_t e = (uint64_t)(gy * 8 + j) * d->width + gx * 8 + i;
+            assert_int_equal(in->addr[l], d->out + 4 * e);
+            assert_int_equal(d->written[e], 0);
+            d->written[e] = 1;
+        }
+    }
+    if (in->op == GM_OP_GLOBAL_LD) {
+        assert_int_equal(in->flags, GM_INST_READ_ONLY);   /* input and dct8x8 */
+        assert_int_equal(in->width, 4);
+        d->nld++;
+    }
+    if (in->op == GM_OP_GLOBAL_ST)
+        assert_int_equal(in->flags, 0);
+    if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST)
+        check_shared(in, 256);
+    if (in->op == GM_OP_SHARED_LD) {
+        assert_int_equal(d->nld, 16 + d->nlds);   /* LDS before its dct load */
+        d->nlds++;
+    }
+    d->ld += in->op == GM_OP_GLOBAL_LD;
+    d->st += in->op == GM_OP_GLOBAL_ST;
+    d->lds += in->op == GM_OP_SHARED_LD;
+    d->sts += in->op == GM_OP_SHARED_ST;
+    d->bar += in->op == GM_OP_BARRIER;
+    d->alu += in->op == GM_OP_ALU;
+    d->bra += in->op == GM_OP_BRANCH;
+    d->exits += in->op == GM_OP_EXIT;
+}
+
+static void check_dct(uint32_t width, uint32_t height)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_dct_build_dims(&w, width, height, &err), 0);
+    const gm_kernel *k = &w.kernels[0];
+    const gm_dct_params *p = k->params;
+    uint64_t span = (4ull * width * height + 4095) & ~4095ull;
+    assert_int_equal(w.nkernels, 1);
+    assert_int_equal(p->input, GM_DEVMEM_BASE);
+    assert_int_equal(p->output, GM_DEVMEM_BASE + span);
+    assert_int_equal(p->dct, GM_DEVMEM_BASE + 2 * span);
+    assert_int_equal(k->grid.x, width / 8);
+    assert_int_equal(k->grid.y, height / 8);
+    assert_int_equal(gm_kernel_threads_per_cta(k), 64);
+    dct_walk d = {.width = width, .gx_count = width / 8, .in = p->input, .out = p->output,
+                  .dct = p->dct};
+    d.in_lanes = calloc((size_t)width * height, sizeof *d.in_lanes);
+    d.written = calloc((size_t)width * height, 1);
+    assert_non_null(d.in_lanes);
+    assert_non_null(d.written);
+    uint64_t warps = 0, ctas = gm_kernel_ctas(k);
+    for (uint32_t cta = 0; cta < ctas; cta++)
+        for (uint32_t wp = 0; wp < 2; wp++) {
+            d.cta = cta;
+            d.warp = wp;
+            d.nld = d.nlds = 0;
+            run_warp(k, cta, wp, 7, on_dct, &d);
+            assert_int_equal(d.nld, 24);
+            assert_int_equal(d.nlds, 8);
+            warps++;
+        }
+    assert_int_equal(warps, (uint64_t)width * height / 32);
+    assert_int_equal(d.exits, warps);
+    assert_int_equal(d.ld, 24 * warps);
+    assert_int_equal(d.st, warps);
+    assert_int_equal(d.lds, 8 * warps);
+    assert_int_equal(d.sts, warps);
+    assert_int_equal(d.bar, warps);
+    /* 4 before loop 1, 3 a trip of each loop, 2 between the loops */
+    assert_int_equal(d.alu, (4 + 2 + 2 * 8 * 3) * warps);
+    assert_int_equal(d.bra, 16 * warps);
+    for (size_t e = 0; e < (size_t)width * height; e++) {
+        assert_int_equal(d.in_lanes[e], 8);   /* the 8 work-items i = 0..7 */
+        assert_int_equal(d.written[e], 1);
+    }
+    for (int e = 0; e < 64; e++)   /* 8 lanes a loop, two loops, every group */
+        assert_int_equal(d.dct_lanes[e], 16 * ctas);
+    free(d.in_lanes);
+    free(d.written);
+    check_defuse(&w);
+    gm_workload_free(&w);
+}
+
+static void test_dct_grids(void **state)
+{
+    (void)state;
+    check_dct(8, 8);
+    check_dct(64, 64);
+    check_dct(40, 24);   /* not square, odd group counts */
+    static const uint32_t side[] = {64, 256, 64};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, "dct", (gm_size)s, 1, &err), 0);
+        assert_int_equal(((const gm_dct_params *)w.kernels[0].params)->width, side[s]);
+        assert_true(gm_kernel_ctas(&w.kernels[0]) >= 64);   /* every one of 32 CUs twice */
+        gm_workload_free(&w);
+    }
+    gm_workload w;
+    gm_error err;
+    assert_int_not_equal(gm_dct_build_dims(&w, 12, 8, &err), 0);
+    assert_int_not_equal(gm_dct_build_dims(&w, 8, 0, &err), 0);
+}
+
+/* ---------------------------------------------------------------- RecursiveGaussian */
+
+/* Per launch, from RecursiveGaussian.cpp's runCLKernels: which buffer each
+ * kernel reads and writes and the width / height it is given. */
+typedef struct rg_walk {
+    int launch;                 /* 0..3 */
+    uint32_t w, h, cta, warp, bx_count;
+    uint64_t in, out;
+    uint64_t ld_ro, ld_out, st, lds, sts, bar, exits;
+    int phase;                  /* RG: 0 forward, 1 reverse; rows done in this phase */
+    uint32_t row;
+    uint8_t *in_reads, *out_reads, *out_writes;   /* lanes per pixel */
+} rg_walk;
+
+static void on_rg(const gm_inst *in, uint32_t exist, void *arg)
+{
+    rg_walk *r = arg;
+    check_lanes(in, exist);
+    int filter = r->launch % 2 == 0;
+    if (in->op == GM_OP_BARRIER && filter) {
+        assert_int_equal(r->row, r->h);   /* the whole forward pass first */
+        r->phase = 1;
+        r->row = 0;
+    }
+    for (uint32_t l = 0; l < 32 && gm_op_is_mem(in->op); l++) {
+        uint32_t t = r->warp * 32 + l;
+        uint64_t e;   /* pixel index of this lane */
+        if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
+            assert_int_equal(in->addr[l], 4ull * t);   /* block[ly * 16 + lx] */
+            continue;
+        }
+        if (filter) {
+            uint64_t x = (uint64_t)r->cta * 256 + t;
+            uint64_t y = r->phase == 0 ? r->row : r->h - 1 - r->row;
+            e = x + y * r->w;
+        } else {
+            uint64_t gx = r->cta % r->bx_count * 16 + t % 16, gy = r->cta / r->bx_count * 16 + t / 16;
+            e = in->op == GM_OP_GLOBAL_LD ? gy * r->w + gx : gy + gx * r->h;
+        }
+        if (in->op == GM_OP_GLOBAL_LD && in->flags) {
+            assert_int_equal(in->addr[l], r->in + 4 * e);
+            r->in_reads[e]++;
+        } else if (in->op == GM_OP_GLOBAL_LD) {
+            assert_int_equal(in->addr[l], r->out + 4 * e);
+            r->out_reads[e]++;
+        } else {
+            assert_int_equal(in->addr[l], r->out + 4 * e);
+            r->out_writes[e]++;
+        }
+    }
+    if (gm_op_is_mem(in->op))
+        assert_int_equal(in->width, 4);
+    if (in->op == GM_OP_GLOBAL_LD && in->flags) {
+        assert_int_equal(in->flags, GM_INST_READ_ONLY);
+        r->ld_ro++;
+    }
+    if (in->op == GM_OP_GLOBAL_LD && !in->flags) {
+        assert_true(filter && r->phase == 1);   /* only the reverse pass reads output */
+        r->ld_out++;
+    }
+    if (in->op == GM_OP_GLOBAL_ST) {
+        assert_int_equal(in->flags, 0);
+        r->st++;
+        if (filter)
+            r->row++;   /* one store closes each row of either pass */
+    }
+    r->lds += in->op == GM_OP_SHARED_LD;
+    r->sts += in->op == GM_OP_SHARED_ST;
+    r->bar += in->op == GM_OP_BARRIER;
+    r->exits += in->op == GM_OP_EXIT;
+}
+
+static void check_rg(uint32_t width, uint32_t height)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_recursivegaussian_build_dims(&w, width, height, &err), 0);
+    const gm_rg_params *p = (const gm_rg_params *)w.priv;
+    uint64_t span = (4ull * width * height + 4095) & ~4095ull, px = (uint64_t)width * height;
+    assert_int_equal(w.nkernels, 4);
+    assert_int_equal(p->input, GM_DEVMEM_BASE);
+    assert_int_equal(p->output, GM_DEVMEM_BASE + span);
+    assert_int_equal(p->temp, GM_DEVMEM_BASE + 2 * span);
+    const uint64_t ins[4] = {p->input, p->temp, p->input, p->temp};
+    const uint64_t outs[4] = {p->temp, p->input, p->temp, p->output};
+    rg_walk r = {0};
+    r.in_reads = malloc(px);
+    r.out_reads = malloc(px);
+    r.out_writes = malloc(px);
+    assert_non_null(r.in_reads);
+    assert_non_null(r.out_reads);
+    assert_non_null(r.out_writes);
+    for (int li = 0; li < 4; li++) {
+        const gm_kernel *k = &w.kernels[li];
+        int filter = li % 2 == 0;
+        uint32_t kw = li < 2 ? width : height, kh = li < 2 ? height : width;
+        memset(r.in_reads, 0, px);
+        memset(r.out_reads, 0, px);
+        memset(r.out_writes, 0, px);
+        r.launch = li;
+        r.w = kw;
+        r.h = kh;
+        r.in = ins[li];
+        r.out = outs[li];
+        r.ld_ro = r.ld_out = r.st = r.lds = r.sts = r.bar = r.exits = 0;
+        if (filter) {
+            assert_int_equal(k->grid.x, kw / 256);
+            assert_int_equal(k->grid.y, 1);
+            assert_int_equal(gm_kernel_threads_per_cta(k), 256);
+        } else {
+            assert_int_equal(k->grid.x, kw / 16);
+            assert_int_equal(k->grid.y, kh / 16);
+            assert_int_equal(gm_kernel_threads_per_cta(k), 256);
+        }
+        r.bx_count = k->grid.x;
+        uint64_t warps = 0;
+        for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+            for (uint32_t wp = 0; wp < 8; wp++) {
+                r.cta = cta;
+                r.warp = wp;
+                r.phase = 0;
+                r.row = 0;
+                run_warp(k, cta, wp, 16, on_rg, &r);
+                if (filter)
+                    assert_int_equal(r.row, kh);   /* the reverse pass, to row 0 */
+                warps++;
+            }
+        /* a warp per 32 columns for the filter, per 32 pixels for the transpose */
+        assert_int_equal(warps, filter ? kw / 32 : px / 32);
+        assert_int_equal(r.exits, warps);
+        assert_int_equal(r.bar, warps);
+        if (filter) {
+            /* every pixel read twice, its output stored twice and read once */
+            assert_int_equal(r.ld_ro, 2ull * kh * warps);
+            assert_int_equal(r.ld_out, (uint64_t)kh * warps);
+            assert_int_equal(r.st, 2ull * kh * warps);
+            for (uint64_t e = 0; e < px; e++) {
+                assert_int_equal(r.in_reads[e], 2);
+                assert_int_equal(r.out_reads[e], 1);
+                assert_int_equal(r.out_writes[e], 2);
+            }
+        } else {
+            assert_int_equal(r.ld_ro, warps);
+            assert_int_equal(r.st, warps);
+            assert_int_equal(r.lds, warps);
+            assert_int_equal(r.sts, warps);
+            for (uint64_t e = 0; e < px; e++) {
+                assert_int_equal(r.in_reads[e], 1);
+                assert_int_equal(r.out_writes[e], 1);
+            }
+        }
+    }
+    free(r.in_reads);
+    free(r.out_reads);
+    free(r.out_writes);
+    check_defuse(&w);
+    gm_workload_free(&w);
+}
+
+static void test_rg_images(void **state)
+{
+    (void)state;
+    check_rg(256, 256);
+    check_rg(512, 256);   /* not square: the second pair sees the swapped shape */
+    static const uint32_t side[] = {256, 1024, 512};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, "recursivegaussian", (gm_size)s, 1, &err), 0);
+        const gm_rg_params *p = w.priv;
+        assert_int_equal(p->width, side[s]);
+        assert_int_equal(p->height, side[s]);
+        assert_true(gm_kernel_ctas(&w.kernels[1]) > 32);   /* the transposes fill 32 CUs */
+        gm_workload_free(&w);
+    }
+    gm_workload w;
+    gm_error err;
+    assert_int_not_equal(gm_recursivegaussian_build_dims(&w, 256, 128, &err), 0);
+    assert_int_not_equal(gm_recursivegaussian_build_dims(&w, 0, 256, &err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fw_small_grids),
         cmocka_unit_test(test_fw_catalogue_sizes),
         cmocka_unit_test(test_mt_grids),
+        cmocka_unit_test(test_dct_grids),
+        cmocka_unit_test(test_rg_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -197,5 +197,15 @@ const gm_workload_info gm_catalogue_amdsdk[] = {
      "other halves the next workgroup id loads (inter-workgroup locality), stores 16 "
      "lines of 8 B (uncoalesced, write-evict)",
      "insensitive", gm_matrixtranspose_build},
+    {"dct", "AMD APP SDK 2.x",
+     "8 x 8 blocks: each warp loads 32 B row pieces of its input block (a 64 B line shared "
+     "with the workgroup of the next id) and the 256 B cosine table every workgroup reads; "
+     "local-memory transpose; one coalesced store per warp",
+     "insensitive", gm_dct_build},
+    {"recursivegaussian", "AMD APP SDK 2.x",
+     "column filter (a work-item per column, width / 256 workgroups) streaming every row "
+     "twice, the second pass loading and storing its own output; then the transpose "
+     "pattern on 4 B pixels, both again on the transposed image",
+     "insensitive", gm_recursivegaussian_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -48,6 +48,40 @@ int gm_matrixtranspose_build(gm_workload *w, gm_size size, uint64_t seed, gm_err
 int gm_matrixtranspose_build_dims(gm_workload *w, uint32_t width, uint32_t height,
                                   gm_error *err);
 
+/* DCT (DCT_Kernels.cl, DCT, forward): one launch over a width x height
+ * grid of 8 x 8 workgroups (2 warps each). */
+#define GM_DCT_BLOCK 8u
+
+typedef struct gm_dct_params {
+    uint32_t width, height;       /* multiples of 8 */
+    uint64_t input, output, dct;  /* inputBuffer, outputBuffer, dctBuffer (this order) */
+} gm_dct_params;
+
+int gm_dct_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_dct_build_dims(gm_workload *w, uint32_t width, uint32_t height, gm_error *err);
+
+/* RecursiveGaussian (RecursiveGaussian_Kernels.cl): four launches,
+ * RecursiveGaussian_kernel (one work-item per column, 256-wide
+ * workgroups), transpose_kernel (16 x 16), both again on the transposed
+ * image. Pixels are uchar4 (4 B). */
+#define GM_RG_GROUP 256u
+#define GM_RG_TBLOCK 16u
+
+typedef struct gm_rg_params {
+    uint32_t width, height;         /* multiples of 256 */
+    uint64_t input, output, temp;   /* input, output, temp image buffers (this order) */
+} gm_rg_params;
+
+/* One launch's view: which buffers and which image shape it sees. */
+typedef struct gm_rg_launch {
+    uint32_t width, height;   /* the kernel's width / height arguments */
+    uint64_t in, out;         /* its input and output buffers */
+} gm_rg_launch;
+
+int gm_recursivegaussian_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_recursivegaussian_build_dims(gm_workload *w, uint32_t width, uint32_t height,
+                                    gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
