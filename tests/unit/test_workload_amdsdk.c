@@ -618,6 +618,165 @@ static void test_rg_images(void **state)
     assert_int_not_equal(gm_recursivegaussian_build_dims(&w, 0, 256, &err), 0);
 }
 
+/* ---------------------------------------------------------------- locality */
+
+/* Inter-workgroup locality of a workload's global loads, the figure in the
+ * catalogue (docs/workloads/amdsdk.md): per launch, the (workgroup, line)
+ * pairs of the lines each workgroup loads, with the seed's 64 B lines;
+ * `shared` is the fraction of pairs whose line another workgroup of the
+ * launch also loads (what a shared L1 can merge), `adjacent` the fraction
+ * whose line workgroup id - 1 or id + 1 also loads (what clustered
+ * scheduling keeps on one CU). Summed over launches. */
+typedef struct wg_line {
+    uint64_t line;
+    uint32_t cta;
+} wg_line;
+
+typedef struct loc_walk {
+    wg_line *v;
+    size_t n, cap;
+    uint32_t cta;
+} loc_walk;
+
+static void on_loc(const gm_inst *in, uint32_t exist, void *arg)
+{
+    loc_walk *lw = arg;
+    (void)exist;
+    if (in->op != GM_OP_GLOBAL_LD)
+        return;
+    for (int l = 0; l < GM_WARP_SIZE; l++) {
+        if (!(in->mask >> l & 1))
+            continue;
+        if (lw->n == lw->cap) {
+            lw->cap = lw->cap ? 2 * lw->cap : 4096;
+            lw->v = realloc(lw->v, lw->cap * sizeof *lw->v);
+            assert_non_null(lw->v);
+        }
+        lw->v[lw->n++] = (wg_line){in->addr[l] / 64, lw->cta};
+    }
+}
+
+static int cmp_wg_line(const void *a, const void *b)
+{
+    const wg_line *x = a, *y = b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return (x->cta > y->cta) - (x->cta < y->cta);
+}
+
+static void wg_locality(const gm_workload *w, uint64_t *pairs, uint64_t *shared,
+                        uint64_t *adjacent)
+{
+    *pairs = *shared = *adjacent = 0;
+    for (uint32_t ki = 0; ki < w->nkernels; ki++) {
+        const gm_kernel *k = &w->kernels[ki];
+        loc_walk lw = {0};
+        for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+            for (uint32_t wp = 0; wp < gm_kernel_warps_per_cta(k); wp++) {
+                lw.cta = cta;
+                run_warp(k, cta, wp, 16, on_loc, &lw);
+            }
+        qsort(lw.v, lw.n, sizeof *lw.v, cmp_wg_line);
+        size_t m = 0;   /* distinct pairs, in place */
+        for (size_t i = 0; i < lw.n; i++)
+            if (m == 0 || cmp_wg_line(&lw.v[m - 1], &lw.v[i]) != 0)
+                lw.v[m++] = lw.v[i];
+        for (size_t i = 0; i < m; i++) {
+            int prev = i > 0 && lw.v[i - 1].line == lw.v[i].line;
+            int next = i + 1 < m && lw.v[i + 1].line == lw.v[i].line;
+            /* sorted by cta within a line: id +- 1 would be the neighbour */
+            int adj = (prev && lw.v[i - 1].cta + 1 == lw.v[i].cta) ||
+                      (next && lw.v[i + 1].cta == lw.v[i].cta + 1);
+            ++*pairs;
+            *shared += prev || next;
+            *adjacent += adj;
+        }
+        free(lw.v);
+    }
+}
+
+/* Hand-derived figures at size tiny, then the catalogue's numbers. */
+static void test_wg_locality(void **state)
+{
+    (void)state;
+    gm_workload w;
+    gm_error err;
+    uint64_t pairs, shared, adj;
+
+    /* DCT 64 x 64: each 64 B input line holds the 32 B pieces of groups
+     * gx = 2m and 2m + 1 (ids differ by 1), and all 64 groups read the 4
+     * table lines: every pair shared and adjacent; 8 + 4 pairs a group. */
+    assert_int_equal(gm_workload_build(&w, "dct", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 64 * 12);
+    assert_int_equal(shared, pairs);
+    assert_int_equal(adj, pairs);
+    gm_workload_free(&w);
+
+    /* MatrixTranspose 256: a group's 16 rows of 64 B are its own lines. */
+    assert_int_equal(gm_workload_build(&w, "matrixtranspose", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 256 * 16);
+    assert_int_equal(shared, 0);
+    gm_workload_free(&w);
+
+    /* RecursiveGaussian 256: the filter's columns (1 KiB a row) and the
+     * transposes' 64 B rows are private: 1 group x 256 rows x 16 lines of
+     * input and as many of its output (the reverse pass) a filter launch,
+     * 256 groups x 16 lines a transpose. */
+    assert_int_equal(gm_workload_build(&w, "recursivegaussian", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 2 * (256 * 16 * 2 + 256 * 16));
+    assert_int_equal(shared, 0);
+    gm_workload_free(&w);
+
+    /* FloydWarshall 96 (6 x 6 groups, pass k in tile row / column kb):
+     * rows d[y][x] (16 lines, shared only where column k or row k falls in
+     * them), d[y][k] (16 lines shared along the tile row), d[k][x] (1 line
+     * shared down the tile column), merged where they coincide: per pass
+     * 16 + 5 x 17 + 5 x 32 + 25 x 33 = 1086 pairs, 16 + 85 + 5 x 17 + 25 x
+     * 17 = 611 shared. */
+    assert_int_equal(gm_workload_build(&w, "floydwarshall", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 96 * 1086);
+    assert_int_equal(shared, 96 * 611);
+    print_message("floydwarshall tiny: adjacent %.3f\n", (double)adj / (double)pairs);
+    gm_workload_free(&w);
+}
+
+/* ---------------------------------------------------------------- hashes */
+
+/* Pinned only because the checks above pass: any change to a stream
+ * (tiny, seed 1) must be deliberate. */
+static const struct {
+    const char *name;
+    uint64_t hash;
+} golden[] = {
+    {"floydwarshall", 0xc3e9a5c582839e10ull},
+    {"matrixtranspose", 0x647b73666f644bfeull},
+    {"dct", 0x45cbffe4c67b5242ull},
+    {"recursivegaussian", 0x2908a61583484f73ull},
+};
+
+static void test_golden_hash(void **state)
+{
+    int bad = 0;
+    (void)state;
+    for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, golden[i].name, GM_SIZE_TINY, 1, &err), 0);
+        uint64_t h = hash_workload(&w, 16);
+        if (h != golden[i].hash) {
+            print_error("%s tiny: stream hash 0x%016llx, pinned 0x%016llx\n", golden[i].name,
+                        (unsigned long long)h, (unsigned long long)golden[i].hash);
+            bad++;
+        }
+        gm_workload_free(&w);
+    }
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -626,6 +785,8 @@ int main(void)
         cmocka_unit_test(test_mt_grids),
         cmocka_unit_test(test_dct_grids),
         cmocka_unit_test(test_rg_images),
+        cmocka_unit_test(test_wg_locality),
+        cmocka_unit_test(test_golden_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
