@@ -618,6 +618,240 @@ static void test_rg_images(void **state)
     assert_int_not_equal(gm_recursivegaussian_build_dims(&w, 0, 256, &err), 0);
 }
 
+/* ---------------------------------------------------------------- ScanLargeArrays */
+
+/* The memory operations one warp must issue, in order, written from
+ * ScanLargeArrays_Kernels.cl again (a list, then compared op by op). */
+typedef struct mem_op {
+    uint8_t op, flags;
+    uint32_t mask;
+    uint64_t addr[32];
+} mem_op;
+
+typedef struct op_list {
+    mem_op v[512];
+    int n, seen;
+    uint64_t glb_lanes_in, st_lanes;
+} op_list;
+
+static void push(op_list *o, int op, uint32_t mask, uint8_t flags, uint64_t base, uint64_t mul,
+                 uint64_t add, uint32_t tid0)
+{
+    assert_true(o->n < 512);
+    mem_op *m = &o->v[o->n++];
+    m->op = (uint8_t)op;
+    m->flags = flags;
+    m->mask = mask;
+    for (uint32_t l = 0; l < 32; l++)   /* base + 4 * (mul * (tid0 + l) + add) */
+        m->addr[l] = base + 4 * (mul * (tid0 + l) + add);
+}
+
+static uint32_t below(uint32_t tid0, uint32_t d, uint32_t exist)
+{
+    uint32_t m = 0;
+    for (uint32_t l = 0; l < 32; l++)
+        if (tid0 + l < d)
+            m |= 1u << l;
+    return m & exist;
+}
+
+static void scan_ops(op_list *o, const gm_sla_launch *L, uint32_t n, uint32_t cta, uint32_t wp)
+{
+    uint32_t tid0 = wp * 32, len = 2 * n, exist = gm_warp_exist_mask(n, wp);
+    uint64_t gid0 = (uint64_t)cta * n + tid0;
+    o->n = o->seen = 0;
+    /* block[2tid], block[2tid+1] = input[2gid], input[2gid+1] */
+    push(o, GM_OP_GLOBAL_LD, exist, GM_INST_READ_ONLY, L->in + 8 * cta * (uint64_t)n, 2, 0, tid0);
+    push(o, GM_OP_GLOBAL_LD, exist, GM_INST_READ_ONLY, L->in + 8 * cta * (uint64_t)n, 2, 1, tid0);
+    (void)gid0;
+    push(o, GM_OP_SHARED_ST, exist, 0, 0, 2, 0, tid0);
+    push(o, GM_OP_SHARED_ST, exist, 0, 0, 2, 1, tid0);
+    uint32_t off = 1;
+    for (uint32_t d = len >> 1; d > 0; d >>= 1, off *= 2) {
+        push(o, GM_OP_BARRIER, exist, 0, 0, 0, 0, 0);
+        uint32_t a = below(tid0, d, exist);
+        if (a) {
+            push(o, GM_OP_SHARED_LD, a, 0, 0, 2 * off, off - 1, tid0);       /* ai */
+            push(o, GM_OP_SHARED_LD, a, 0, 0, 2 * off, 2 * off - 1, tid0);   /* bi */
+            push(o, GM_OP_SHARED_ST, a, 0, 0, 2 * off, 2 * off - 1, tid0);
+        }
+    }
+    if (L->kind == GM_SLA_BSCAN) {
+        push(o, GM_OP_BARRIER, exist, 0, 0, 0, 0, 0);
+        push(o, GM_OP_SHARED_LD, exist, 0, 0, 0, len - 1, tid0);
+        push(o, GM_OP_GLOBAL_ST, exist, 0, L->sum + 4ull * cta, 0, 0, tid0);
+        push(o, GM_OP_BARRIER, exist, 0, 0, 0, 0, 0);
+        push(o, GM_OP_SHARED_ST, exist, 0, 0, 0, len - 1, tid0);
+    } else if (wp == 0) {
+        push(o, GM_OP_SHARED_ST, 1, 0, 0, 0, len - 1, tid0);
+    }
+    for (uint32_t d = 1; d < len; d *= 2) {
+        off >>= 1;
+        push(o, GM_OP_BARRIER, exist, 0, 0, 0, 0, 0);
+        uint32_t a = below(tid0, d, exist);
+        if (a) {
+            push(o, GM_OP_SHARED_LD, a, 0, 0, 2 * off, off - 1, tid0);
+            push(o, GM_OP_SHARED_LD, a, 0, 0, 2 * off, 2 * off - 1, tid0);
+            push(o, GM_OP_SHARED_ST, a, 0, 0, 2 * off, off - 1, tid0);
+            push(o, GM_OP_SHARED_ST, a, 0, 0, 2 * off, 2 * off - 1, tid0);
+        }
+    }
+    push(o, GM_OP_BARRIER, exist, 0, 0, 0, 0, 0);
+    push(o, GM_OP_SHARED_LD, exist, 0, 0, 2, 0, tid0);
+    push(o, GM_OP_SHARED_LD, exist, 0, 0, 2, 1, tid0);
+    push(o, GM_OP_GLOBAL_ST, exist, 0, L->out + 8 * cta * (uint64_t)n, 2, 0, tid0);
+    push(o, GM_OP_GLOBAL_ST, exist, 0, L->out + 8 * cta * (uint64_t)n, 2, 1, tid0);
+    push(o, GM_OP_EXIT, exist, 0, 0, 0, 0, 0);
+}
+
+static void add_ops(op_list *o, const gm_sla_launch *L, uint32_t cta, uint32_t wp)
+{
+    uint32_t tid0 = wp * 32;
+    o->n = o->seen = 0;
+    if (wp == 0) {   /* if (localId == 0) value[0] = input[groupId] */
+        push(o, GM_OP_GLOBAL_LD, 1, GM_INST_READ_ONLY, L->in + 4ull * cta, 0, 0, 0);
+        push(o, GM_OP_SHARED_ST, 1, 0, 0, 0, 0, 0);
+    }
+    push(o, GM_OP_BARRIER, ~0u, 0, 0, 0, 0, 0);
+    push(o, GM_OP_SHARED_LD, ~0u, 0, 0, 0, 0, 0);
+    push(o, GM_OP_GLOBAL_LD, ~0u, 0, L->out + 1024ull * cta, 1, 0, tid0);   /* output[gid] */
+    push(o, GM_OP_GLOBAL_ST, ~0u, 0, L->out + 1024ull * cta, 1, 0, tid0);
+    push(o, GM_OP_EXIT, ~0u, 0, 0, 0, 0, 0);
+}
+
+static void on_sla(const gm_inst *in, uint32_t exist, void *arg)
+{
+    op_list *o = arg;
+    check_lanes(in, exist);
+    if (!gm_op_is_mem(in->op) && in->op != GM_OP_BARRIER && in->op != GM_OP_EXIT)
+        return;
+    assert_true(o->seen < o->n);
+    const mem_op *m = &o->v[o->seen++];
+    assert_int_equal(in->op, m->op);
+    assert_int_equal(in->mask, m->mask);
+    if (!gm_op_is_mem(in->op))
+        return;
+    assert_int_equal(in->flags, m->flags);
+    assert_int_equal(in->width, 4);
+    for (int l = 0; l < 32; l++)
+        if (in->mask >> l & 1)
+            assert_int_equal(in->addr[l], m->addr[l]);
+    if (in->op == GM_OP_GLOBAL_LD && in->flags)
+        o->glb_lanes_in += (uint64_t)__builtin_popcount(in->mask);
+    if (in->op == GM_OP_GLOBAL_ST)
+        o->st_lanes += (uint64_t)__builtin_popcount(in->mask);
+}
+
+static uint32_t ipow_t(uint32_t b, uint32_t e)
+{
+    uint32_t r = 1;
+    while (e--)
+        r *= b;
+    return r;
+}
+
+static void check_sla(uint32_t length, uint32_t want_pass)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_scanlargearrays_build_dims(&w, length, &err), 0);
+    const gm_sla_params *p = w.priv;
+    assert_int_equal(p->pass, want_pass);
+    assert_int_equal(w.nkernels, 2 * want_pass + 1);
+    /* buffers in clCreateBuffer order: input, output[], blockSum[], temp */
+    uint64_t a = GM_DEVMEM_BASE;
+#define NEXT(bytes) (a += (((uint64_t)(bytes) + 4095) & ~4095ull))
+    assert_int_equal(p->input, a);
+    NEXT(4ull * length);
+    for (uint32_t i = 0; i < want_pass; i++) {
+        assert_int_equal(p->output[i], a);
+        NEXT(4ull * length / ipow_t(256, i));
+    }
+    for (uint32_t i = 0; i < want_pass; i++) {
+        assert_int_equal(p->sum[i], a);
+        NEXT(4ull * length / ipow_t(256, i + 1));
+    }
+    assert_int_equal(p->temp, a);
+#undef NEXT
+    op_list *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    for (uint32_t ki = 0; ki < w.nkernels; ki++) {
+        const gm_kernel *k = &w.kernels[ki];
+        const gm_sla_launch *L = k->params;
+        /* launch order of runCLKernels */
+        uint32_t kind = ki < want_pass ? GM_SLA_BSCAN : ki == want_pass ? GM_SLA_PSCAN
+                                                                          : GM_SLA_BADD;
+        assert_int_equal(L->kind, kind);
+        uint32_t len = kind == GM_SLA_BSCAN ? length / ipow_t(256, ki)
+                       : kind == GM_SLA_PSCAN ? length / ipow_t(256, want_pass)
+                                              : length / ipow_t(256, 2 * want_pass - ki);
+        assert_int_equal(L->len, len);
+        if (kind == GM_SLA_BSCAN) {
+            assert_int_equal(L->in, ki ? p->sum[ki - 1] : p->input);
+            assert_int_equal(L->out, p->output[ki]);
+            assert_int_equal(L->sum, p->sum[ki]);
+            assert_int_equal(k->grid.x, len / 256);
+            assert_int_equal(k->block.x, 128);
+        } else if (kind == GM_SLA_PSCAN) {
+            assert_int_equal(L->in, p->sum[want_pass - 1]);
+            assert_int_equal(L->out, p->temp);
+            assert_int_equal(k->grid.x, 1);
+            assert_int_equal(k->block.x, len / 2);
+        } else {
+            uint32_t i = 2 * want_pass + 1 - ki;   /* pass .. 1 */
+            assert_int_equal(L->in, i == want_pass ? p->temp : p->output[i]);
+            assert_int_equal(L->out, p->output[i - 1]);
+            assert_int_equal(k->grid.x, len / 256);
+            assert_int_equal(k->block.x, 256);
+        }
+        o->glb_lanes_in = o->st_lanes = 0;
+        for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+            for (uint32_t wp = 0; wp < gm_kernel_warps_per_cta(k); wp++) {
+                if (kind == GM_SLA_BADD)
+                    add_ops(o, L, cta, wp);
+                else
+                    scan_ops(o, L, k->block.x, cta, wp);
+                run_warp(k, cta, wp, 16, on_sla, o);
+                assert_int_equal(o->seen, o->n);
+            }
+        /* every input element read once; every output element stored once
+         * (blockAddition: once each too), plus a scan group's n sum stores */
+        if (kind == GM_SLA_BADD) {
+            assert_int_equal(o->glb_lanes_in, len / 256);
+            assert_int_equal(o->st_lanes, len);
+        } else {
+            assert_int_equal(o->glb_lanes_in, len);
+            assert_int_equal(o->st_lanes, len + (kind == GM_SLA_BSCAN ? len / 2 : 0));
+        }
+    }
+    free(o);
+    check_defuse(&w);
+    gm_workload_free(&w);
+}
+
+static void test_sla_lengths(void **state)
+{
+    (void)state;
+    check_sla(512, 1);      /* prefixSum of 2 sums: one work-item */
+    check_sla(1024, 1);     /* the sample's default */
+    check_sla(65536, 1);    /* 256^2: log ratio exactly 2, so one pass */
+    check_sla(131072, 2);   /* two block-scan levels, two additions */
+    static const uint32_t want[] = {8192, 65536, 1024};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, "scanlargearrays", (gm_size)s, 1, &err), 0);
+        assert_int_equal(((const gm_sla_params *)w.priv)->length, want[s]);
+        if (s != GM_SIZE_STANDARD)
+            assert_true(gm_kernel_ctas(&w.kernels[0]) >= 32);
+        gm_workload_free(&w);
+    }
+    gm_workload w;
+    gm_error err;
+    assert_int_not_equal(gm_scanlargearrays_build_dims(&w, 256, &err), 0);
+    assert_int_not_equal(gm_scanlargearrays_build_dims(&w, 3000, &err), 0);
+}
+
 /* ---------------------------------------------------------------- locality */
 
 /* Inter-workgroup locality of a workload's global loads, the figure in the
@@ -730,6 +964,17 @@ static void test_wg_locality(void **state)
     assert_int_equal(shared, 0);
     gm_workload_free(&w);
 
+    /* ScanLargeArrays 8192: 32 block scans of 1 KiB (16 private lines
+     * each), the prefix sum's 32 floats (2 lines, one group), 32 block
+     * additions each reading 1 KiB of output (16 private lines) and one
+     * sum: groups 0-15 share its first line, 16-31 the second. */
+    assert_int_equal(gm_workload_build(&w, "scanlargearrays", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 32 * 16 + 2 + 32 * 17);
+    assert_int_equal(shared, 32);
+    assert_int_equal(adj, 32);
+    gm_workload_free(&w);
+
     /* FloydWarshall 96 (6 x 6 groups, pass k in tile row / column kb):
      * rows d[y][x] (16 lines, shared only where column k or row k falls in
      * them), d[y][k] (16 lines shared along the tile row), d[k][x] (1 line
@@ -756,6 +1001,7 @@ static const struct {
     {"matrixtranspose", 0x647b73666f644bfeull},
     {"dct", 0x45cbffe4c67b5242ull},
     {"recursivegaussian", 0x2908a61583484f73ull},
+    {"scanlargearrays", 0xa6a6bbb18b0beb9full},
 };
 
 static void test_golden_hash(void **state)
@@ -785,6 +1031,7 @@ int main(void)
         cmocka_unit_test(test_mt_grids),
         cmocka_unit_test(test_dct_grids),
         cmocka_unit_test(test_rg_images),
+        cmocka_unit_test(test_sla_lengths),
         cmocka_unit_test(test_wg_locality),
         cmocka_unit_test(test_golden_hash),
     };

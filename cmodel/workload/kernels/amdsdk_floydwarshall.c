@@ -207,5 +207,11 @@ const gm_workload_info gm_catalogue_amdsdk[] = {
      "twice, the second pass loading and storing its own output; then the transpose "
      "pattern on 4 B pixels, both again on the transposed image",
      "insensitive", gm_recursivegaussian_build},
+    {"scanlargearrays", "AMD APP SDK 2.x",
+     "per-level block scans: two stride-2 loads and stores per work-item (each warp 2 "
+     "lines), a local-memory up / down sweep with shrinking active lanes, one sum per "
+     "group; a one-group scan of the sums; block additions reading one value a group "
+     "and each output element again",
+     "insensitive", gm_scanlargearrays_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -82,6 +82,33 @@ int gm_recursivegaussian_build(gm_workload *w, gm_size size, uint64_t seed, gm_e
 int gm_recursivegaussian_build_dims(gm_workload *w, uint32_t width, uint32_t height,
                                     gm_error *err);
 
+/* ScanLargeArrays (ScanLargeArrays_Kernels.cl): ScanLargeArrays (bScan)
+ * per level, prefixSum (pScan) on the top level's block sums,
+ * blockAddition (bAdd) back down; blockSize 256. */
+#define GM_SLA_BLOCK 256u
+#define GM_SLA_MAXPASS 3u
+
+typedef enum gm_sla_kind { GM_SLA_BSCAN = 0, GM_SLA_PSCAN, GM_SLA_BADD } gm_sla_kind;
+
+typedef struct gm_sla_params {
+    uint32_t length;                 /* a power of two, 512 .. 2^22 */
+    uint32_t pass;                   /* levels of block scans, 1 .. GM_SLA_MAXPASS-1 */
+    uint64_t input;                  /* allocated first, then output[], sum[], temp */
+    uint64_t output[GM_SLA_MAXPASS]; /* outputBuffer[i]: length / 256^i floats */
+    uint64_t sum[GM_SLA_MAXPASS];    /* blockSumBuffer[i]: length / 256^(i+1) floats */
+    uint64_t temp;                   /* tempBuffer: length / 256^pass floats */
+} gm_sla_params;
+
+typedef struct gm_sla_launch {
+    uint32_t kind;       /* gm_sla_kind */
+    uint32_t len;        /* the launch's len argument */
+    uint64_t in, out;    /* input and output buffers */
+    uint64_t sum;        /* bScan's sumBuffer, else 0 */
+} gm_sla_launch;
+
+int gm_scanlargearrays_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_scanlargearrays_build_dims(gm_workload *w, uint32_t length, gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
