@@ -852,6 +852,109 @@ static void test_sla_lengths(void **state)
     assert_int_not_equal(gm_scanlargearrays_build_dims(&w, 3000, &err), 0);
 }
 
+/* ---------------------------------------------------------------- BlackScholes */
+
+typedef struct bs_walk {
+    uint32_t width, cta, warp, nst;
+    uint64_t rand, call, put;
+    uint64_t ld, st, sfu, exits;
+    uint8_t *rd, *wc, *wp;   /* per option: rand loads, call / put stores */
+} bs_walk;
+
+static void on_bs(const gm_inst *in, uint32_t exist, void *arg)
+{
+    bs_walk *b = arg;
+    check_lanes(in, exist);
+    assert_int_equal(in->mask, 0xffffffffu);
+    b->sfu += in->op == GM_OP_SFU;
+    b->exits += in->op == GM_OP_EXIT;
+    if (in->op != GM_OP_GLOBAL_LD && in->op != GM_OP_GLOBAL_ST)
+        return;
+    assert_int_equal(in->width, 16);   /* float4 */
+    assert_int_equal(in->flags, in->op == GM_OP_GLOBAL_LD ? GM_INST_READ_ONLY : 0);
+    uint32_t gw = b->width / 16;
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t t = b->warp * 32 + l;
+        uint64_t x = b->cta % gw * 16 + t % 16, y = b->cta / gw * 16 + t / 16, e = y * b->width + x;
+        if (in->op == GM_OP_GLOBAL_LD) {
+            assert_int_equal(in->addr[l], b->rand + 16 * e);
+            b->rd[e]++;
+        } else if (b->nst == 0) {   /* call before put, as in the source */
+            assert_int_equal(in->addr[l], b->call + 16 * e);
+            b->wc[e]++;
+        } else {
+            assert_int_equal(in->addr[l], b->put + 16 * e);
+            b->wp[e]++;
+        }
+    }
+    if (in->op == GM_OP_GLOBAL_LD) {
+        assert_int_equal(b->nst, 0);
+        b->ld++;
+    } else {
+        b->nst++;
+        b->st++;
+    }
+}
+
+static void test_bs(void **state)
+{
+    (void)state;
+    gm_workload w;
+    gm_error err;
+    for (uint32_t width = 256; width <= 512; width += 256) {
+        assert_int_equal(gm_blackscholes_build_dims(&w, width, &err), 0);
+        const gm_kernel *k = &w.kernels[0];
+        const gm_bs_params *p = k->params;
+        uint64_t opts = (uint64_t)width * width, span = (16 * opts + 4095) & ~4095ull;
+        assert_int_equal(p->rand, GM_DEVMEM_BASE);
+        assert_int_equal(p->call, GM_DEVMEM_BASE + span);
+        assert_int_equal(p->put, GM_DEVMEM_BASE + 2 * span);
+        assert_int_equal(k->grid.x, width / 16);
+        assert_int_equal(k->grid.y, width / 16);
+        assert_int_equal(gm_kernel_threads_per_cta(k), 256);
+        bs_walk b = {.width = width, .rand = p->rand, .call = p->call, .put = p->put};
+        b.rd = calloc(opts, 1);
+        b.wc = calloc(opts, 1);
+        b.wp = calloc(opts, 1);
+        assert_true(b.rd && b.wc && b.wp);
+        uint64_t warps = 0;
+        for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+            for (uint32_t wp = 0; wp < 8; wp++, warps++) {
+                b.cta = cta;
+                b.warp = wp;
+                b.nst = 0;
+                run_warp(k, cta, wp, 16, on_bs, &b);
+                assert_int_equal(b.nst, 2);
+            }
+        assert_int_equal(warps, opts / 32);
+        assert_int_equal(b.exits, warps);
+        assert_int_equal(b.ld, warps);
+        assert_int_equal(b.st, 2 * warps);
+        /* sqrt(T), S / K, log, the division by sigma sqrt(T), exp(-RT), and
+         * a reciprocal and an exp in each of the four phi calls */
+        assert_int_equal(b.sfu, 13 * warps);
+        for (uint64_t e = 0; e < opts; e++) {
+            assert_int_equal(b.rd[e], 1);
+            assert_int_equal(b.wc[e], 1);
+            assert_int_equal(b.wp[e], 1);
+        }
+        free(b.rd);
+        free(b.wc);
+        free(b.wp);
+        check_defuse(&w);
+        gm_workload_free(&w);
+    }
+    static const uint32_t side[] = {256, 512, 256};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        assert_int_equal(gm_workload_build(&w, "blackscholes", (gm_size)s, 1, &err), 0);
+        assert_int_equal(((const gm_bs_params *)w.kernels[0].params)->width, side[s]);
+        assert_true(gm_kernel_ctas(&w.kernels[0]) >= 256);
+        gm_workload_free(&w);
+    }
+    assert_int_not_equal(gm_blackscholes_build_dims(&w, 128, &err), 0);
+    assert_int_not_equal(gm_blackscholes_build_dims(&w, 300, &err), 0);
+}
+
 /* ---------------------------------------------------------------- locality */
 
 /* Inter-workgroup locality of a workload's global loads, the figure in the
@@ -975,6 +1078,14 @@ static void test_wg_locality(void **state)
     assert_int_equal(adj, 32);
     gm_workload_free(&w);
 
+    /* BlackScholes 256: a group's 16 rows of 256 B (4 lines each) in
+     * randArray are its own. */
+    assert_int_equal(gm_workload_build(&w, "blackscholes", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 256 * 16 * 4);
+    assert_int_equal(shared, 0);
+    gm_workload_free(&w);
+
     /* FloydWarshall 96 (6 x 6 groups, pass k in tile row / column kb):
      * rows d[y][x] (16 lines, shared only where column k or row k falls in
      * them), d[y][k] (16 lines shared along the tile row), d[k][x] (1 line
@@ -1002,6 +1113,7 @@ static const struct {
     {"dct", 0x45cbffe4c67b5242ull},
     {"recursivegaussian", 0x2908a61583484f73ull},
     {"scanlargearrays", 0xa6a6bbb18b0beb9full},
+    {"blackscholes", 0x9b485f8381f21042ull},
 };
 
 static void test_golden_hash(void **state)
@@ -1032,6 +1144,7 @@ int main(void)
         cmocka_unit_test(test_dct_grids),
         cmocka_unit_test(test_rg_images),
         cmocka_unit_test(test_sla_lengths),
+        cmocka_unit_test(test_bs),
         cmocka_unit_test(test_wg_locality),
         cmocka_unit_test(test_golden_hash),
     };

@@ -213,5 +213,9 @@ const gm_workload_info gm_catalogue_amdsdk[] = {
      "group; a one-group scan of the sums; block additions reading one value a group "
      "and each output element again",
      "insensitive", gm_scanlargearrays_build},
+    {"blackscholes", "AMD APP SDK 2.x",
+     "pure streaming: one 16 B load and two 16 B stores per work-item (a warp covers two "
+     "256 B row pieces), no reuse inside or across workgroups; SFU-heavy arithmetic",
+     "insensitive", gm_blackscholes_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -109,6 +109,18 @@ typedef struct gm_sla_launch {
 int gm_scanlargearrays_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_scanlargearrays_build_dims(gm_workload *w, uint32_t length, gm_error *err);
 
+/* BlackScholes (BlackScholes_Kernels.cl, blackScholes): one launch over a
+ * width x width grid of 16 x 16 groups, a float4 option per work-item. */
+#define GM_BS_BLOCK 16u
+
+typedef struct gm_bs_params {
+    uint32_t width;               /* a multiple of 256 (the host's rounding) */
+    uint64_t rand, call, put;     /* randBuf, callPriceBuf, putPriceBuf (this order) */
+} gm_bs_params;
+
+int gm_blackscholes_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_blackscholes_build_dims(gm_workload *w, uint32_t width, gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
