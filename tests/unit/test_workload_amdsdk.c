@@ -623,13 +623,13 @@ static void test_rg_images(void **state)
 /* The memory operations one warp must issue, in order, written from
  * ScanLargeArrays_Kernels.cl again (a list, then compared op by op). */
 typedef struct mem_op {
-    uint8_t op, flags;
+    uint8_t op, flags, width;
     uint32_t mask;
     uint64_t addr[32];
 } mem_op;
 
 typedef struct op_list {
-    mem_op v[512];
+    mem_op v[2048];
     int n, seen;
     uint64_t glb_lanes_in, st_lanes;
 } op_list;
@@ -637,10 +637,11 @@ typedef struct op_list {
 static void push(op_list *o, int op, uint32_t mask, uint8_t flags, uint64_t base, uint64_t mul,
                  uint64_t add, uint32_t tid0)
 {
-    assert_true(o->n < 512);
+    assert_true(o->n < 2048);
     mem_op *m = &o->v[o->n++];
     m->op = (uint8_t)op;
     m->flags = flags;
+    m->width = 4;
     m->mask = mask;
     for (uint32_t l = 0; l < 32; l++)   /* base + 4 * (mul * (tid0 + l) + add) */
         m->addr[l] = base + 4 * (mul * (tid0 + l) + add);
@@ -732,7 +733,7 @@ static void on_sla(const gm_inst *in, uint32_t exist, void *arg)
     if (!gm_op_is_mem(in->op))
         return;
     assert_int_equal(in->flags, m->flags);
-    assert_int_equal(in->width, 4);
+    assert_int_equal(in->width, m->width);
     for (int l = 0; l < 32; l++)
         if (in->mask >> l & 1)
             assert_int_equal(in->addr[l], m->addr[l]);
@@ -955,6 +956,109 @@ static void test_bs(void **state)
     assert_int_not_equal(gm_blackscholes_build_dims(&w, 300, &err), 0);
 }
 
+/* ---------------------------------------------------------------- BinomialOption */
+
+/* A 16 B (float4) operation: element index idx(l) = mul * (tid0 + l) + add
+ * from base, on mask. */
+static void push16(op_list *o, int op, uint32_t mask, uint8_t flags, uint64_t base, uint64_t mul,
+                   uint64_t add, uint32_t tid0)
+{
+    push(o, op, mask, flags, 0, 0, 0, 0);
+    mem_op *m = &o->v[o->n - 1];
+    m->width = 16;
+    for (uint32_t l = 0; l < 32; l++)
+        m->addr[l] = base + 16 * (mul * (tid0 + l) + add);
+}
+
+/* From BinomialOption_Kernels.cl: callA at local 0, callB after its
+ * numSteps + 1 float4s. */
+static void bo_ops(op_list *o, const gm_bo_params *p, uint32_t cta, uint32_t wp)
+{
+    uint32_t items = p->steps + 1, tid0 = wp * 32, exist = gm_warp_exist_mask(items, wp);
+    uint64_t a = 0, b = 16ull * items;
+    o->n = o->seen = 0;
+    push16(o, GM_OP_GLOBAL_LD, exist, GM_INST_READ_ONLY, p->rand + 16ull * cta, 0, 0, 0);
+    push16(o, GM_OP_SHARED_ST, exist, 0, a, 1, 0, tid0);
+    push(o, GM_OP_BARRIER, exist, 0, 0, 0, 0, 0);
+    for (int j = (int)p->steps; j > 0; j -= 2) {
+        uint32_t m1 = below(tid0, (uint32_t)j, exist);
+        if (m1) {
+            push16(o, GM_OP_SHARED_LD, m1, 0, a, 1, 0, tid0);   /* callA[tid] */
+            push16(o, GM_OP_SHARED_LD, m1, 0, a, 1, 1, tid0);   /* callA[tid + 1] */
+            push16(o, GM_OP_SHARED_ST, m1, 0, b, 1, 0, tid0);   /* callB[tid] */
+        }
+        push(o, GM_OP_BARRIER, exist, 0, 0, 0, 0, 0);
+        uint32_t m2 = below(tid0, (uint32_t)(j - 1), exist);
+        if (m2) {
+            push16(o, GM_OP_SHARED_LD, m2, 0, b, 1, 0, tid0);
+            push16(o, GM_OP_SHARED_LD, m2, 0, b, 1, 1, tid0);
+            push16(o, GM_OP_SHARED_ST, m2, 0, a, 1, 0, tid0);
+        }
+        push(o, GM_OP_BARRIER, exist, 0, 0, 0, 0, 0);
+    }
+    if (wp == 0) {   /* if (tid == 0) output[bid] = callA[0] */
+        push16(o, GM_OP_SHARED_LD, 1, 0, a, 0, 0, 0);
+        push16(o, GM_OP_GLOBAL_ST, 1, 0, p->output + 16ull * cta, 0, 0, 0);
+    }
+    push(o, GM_OP_EXIT, exist, 0, 0, 0, 0, 0);
+}
+
+static void check_bo(uint32_t samples, uint32_t steps)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_binomialoption_build_dims(&w, samples, steps, &err), 0);
+    const gm_kernel *k = &w.kernels[0];
+    const gm_bo_params *p = k->params;
+    assert_int_equal(p->rand, GM_DEVMEM_BASE);
+    assert_int_equal(p->output, GM_DEVMEM_BASE + ((16ull * samples + 4095) & ~4095ull));
+    assert_int_equal(k->grid.x, samples);
+    assert_int_equal(k->block.x, steps + 1);
+    op_list *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    uint64_t sts_lanes = 0;
+    for (uint32_t cta = 0; cta < samples; cta++)
+        for (uint32_t wp = 0; wp < gm_kernel_warps_per_cta(k); wp++) {
+            bo_ops(o, p, cta, wp);
+            for (int i = 0; i < o->n; i++)
+                if (o->v[i].op == GM_OP_SHARED_ST)
+                    sts_lanes += (uint64_t)__builtin_popcount(o->v[i].mask);
+            run_warp(k, cta, wp, 16, on_sla, o);
+            assert_int_equal(o->seen, o->n);
+        }
+    /* the tree: leaves numSteps + 1, then numSteps, numSteps - 1, ..., 1
+     * work-items store a node, each group */
+    uint64_t nodes = (uint64_t)(steps + 1) * (steps + 2) / 2;
+    assert_int_equal(sts_lanes, nodes * samples);
+    free(o);
+    check_defuse(&w);
+    gm_workload_free(&w);
+}
+
+static void test_bo(void **state)
+{
+    (void)state;
+    check_bo(4, 254);   /* the sample's group: 255 work-items, 8 warps */
+    check_bo(8, 62);
+    check_bo(4, 33);    /* odd numSteps: the last A step has no work-item */
+    static const uint32_t samples[] = {64, 256, 64}, steps[] = {62, 254, 254};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, "binomialoption", (gm_size)s, 1, &err), 0);
+        const gm_bo_params *p = w.kernels[0].params;
+        assert_int_equal(p->samples, samples[s]);
+        assert_int_equal(p->steps, steps[s]);
+        assert_true(gm_kernel_ctas(&w.kernels[0]) >= 64);
+        gm_workload_free(&w);
+    }
+    gm_workload w;
+    gm_error err;
+    assert_int_not_equal(gm_binomialoption_build_dims(&w, 6, 10, &err), 0);
+    assert_int_not_equal(gm_binomialoption_build_dims(&w, 4, 256, &err), 0);
+    assert_int_not_equal(gm_binomialoption_build_dims(&w, 4, 0, &err), 0);
+}
+
 /* ---------------------------------------------------------------- locality */
 
 /* Inter-workgroup locality of a workload's global loads, the figure in the
@@ -1086,6 +1190,16 @@ static void test_wg_locality(void **state)
     assert_int_equal(shared, 0);
     gm_workload_free(&w);
 
+    /* BinomialOption 64 options: each group loads its own 16 B of
+     * randArray; four groups share a 64 B line (ids 4m .. 4m + 3: two
+     * neighbours each). */
+    assert_int_equal(gm_workload_build(&w, "binomialoption", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 64);
+    assert_int_equal(shared, 64);
+    assert_int_equal(adj, 64);
+    gm_workload_free(&w);
+
     /* FloydWarshall 96 (6 x 6 groups, pass k in tile row / column kb):
      * rows d[y][x] (16 lines, shared only where column k or row k falls in
      * them), d[y][k] (16 lines shared along the tile row), d[k][x] (1 line
@@ -1114,6 +1228,7 @@ static const struct {
     {"recursivegaussian", 0x2908a61583484f73ull},
     {"scanlargearrays", 0xa6a6bbb18b0beb9full},
     {"blackscholes", 0x9b485f8381f21042ull},
+    {"binomialoption", 0xf759030c68b0d380ull},
 };
 
 static void test_golden_hash(void **state)
@@ -1145,6 +1260,7 @@ int main(void)
         cmocka_unit_test(test_rg_images),
         cmocka_unit_test(test_sla_lengths),
         cmocka_unit_test(test_bs),
+        cmocka_unit_test(test_bo),
         cmocka_unit_test(test_wg_locality),
         cmocka_unit_test(test_golden_hash),
     };

@@ -217,5 +217,10 @@ const gm_workload_info gm_catalogue_amdsdk[] = {
      "pure streaming: one 16 B load and two 16 B stores per work-item (a warp covers two "
      "256 B row pieces), no reuse inside or across workgroups; SFU-heavy arithmetic",
      "insensitive", gm_blackscholes_build},
+    {"binomialoption", "AMD APP SDK 2.x",
+     "a group per option: one 16 B broadcast load per warp, then a long local-memory "
+     "reduction over the tree (two barriers a step, shrinking active lanes); one 16 B "
+     "store per group; almost no global traffic",
+     "insensitive", gm_binomialoption_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -121,6 +121,18 @@ typedef struct gm_bs_params {
 int gm_blackscholes_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_blackscholes_build_dims(gm_workload *w, uint32_t width, gm_error *err);
 
+/* BinomialOption (BinomialOption_Kernels.cl, binomial_options): one
+ * launch, a group of numSteps + 1 work-items per option. */
+typedef struct gm_bo_params {
+    uint32_t samples;        /* numSamples, a multiple of 4 */
+    uint32_t steps;          /* numSteps, 1..255 */
+    uint64_t rand, output;   /* randBuffer, outBuffer (this order), float4 elements */
+} gm_bo_params;
+
+int gm_binomialoption_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_binomialoption_build_dims(gm_workload *w, uint32_t samples, uint32_t steps,
+                                 gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
