@@ -1059,6 +1059,111 @@ static void test_bo(void **state)
     assert_int_not_equal(gm_binomialoption_build_dims(&w, 4, 0, &err), 0);
 }
 
+/* ---------------------------------------------------------------- Histogram */
+
+/* A 1 B local operation at sharedArray[idx(l)]. */
+static void push_b(op_list *o, int op, const uint64_t *idx)
+{
+    push(o, op, ~0u, 0, 0, 0, 0, 0);
+    mem_op *m = &o->v[o->n - 1];
+    m->width = 1;
+    for (uint32_t l = 0; l < 32; l++)
+        m->addr[l] = idx[l];
+}
+
+/* From Histogram_Kernels.cl with the test's own data (the host's draw,
+ * redone here from the same seed). */
+static void hist_ops(op_list *o, const gm_hist_params *p, const uint8_t *data, uint32_t cta,
+                     uint32_t wp)
+{
+    uint64_t idx[32], lid0 = wp * 32ull;
+    o->n = o->seen = 0;
+    for (uint64_t i = 0; i < 256; i++) {
+        for (uint32_t l = 0; l < 32; l++)
+            idx[l] = (lid0 + l) * 256 + i;
+        push_b(o, GM_OP_SHARED_ST, idx);
+    }
+    push(o, GM_OP_BARRIER, ~0u, 0, 0, 0, 0, 0);
+    for (uint64_t i = 0; i < 256; i++) {
+        uint64_t e0 = (uint64_t)cta * 128 * 256 + i * 128 + lid0;   /* data index of lane 0 */
+        push(o, GM_OP_GLOBAL_LD, ~0u, GM_INST_READ_ONLY, p->data + 4 * e0, 1, 0, 0);
+        for (uint32_t l = 0; l < 32; l++)
+            idx[l] = (lid0 + l) * 256 + data[e0 + l];
+        push_b(o, GM_OP_SHARED_LD, idx);
+        push_b(o, GM_OP_SHARED_ST, idx);
+    }
+    push(o, GM_OP_BARRIER, ~0u, 0, 0, 0, 0, 0);
+    for (uint64_t i = 0; i < 2; i++) {
+        for (uint64_t j = 0; j < 128; j++) {
+            for (uint32_t l = 0; l < 32; l++)
+                idx[l] = j * 256 + i * 128 + lid0 + l;
+            push_b(o, GM_OP_SHARED_LD, idx);
+        }
+        push(o, GM_OP_GLOBAL_ST, ~0u, 0, p->bins + 4 * ((uint64_t)cta * 256 + i * 128 + lid0), 1,
+             0, 0);
+    }
+    push(o, GM_OP_EXIT, ~0u, 0, 0, 0, 0, 0);
+}
+
+static void check_hist(uint32_t width, uint32_t height, uint64_t seed)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_histogram_build_dims(&w, width, height, seed, &err), 0);
+    const gm_kernel *k = &w.kernels[0];
+    const gm_hist_params *p = k->params;
+    uint64_t n = (uint64_t)width * height;
+    assert_int_equal(p->data, GM_DEVMEM_BASE);
+    assert_int_equal(p->bins, GM_DEVMEM_BASE + ((4 * n + 4095) & ~4095ull));
+    assert_int_equal(k->grid.x, n / 32768);
+    assert_int_equal(k->block.x, 128);
+    uint8_t *data = malloc(n);
+    assert_non_null(data);
+    gm_prng r;
+    gm_prng_seed(&r, seed, 0x4849);
+    uint64_t count[256] = {0};
+    for (uint64_t i = 0; i < n; i++) {
+        data[i] = (uint8_t)gm_prng_below(&r, 256);
+        count[data[i]]++;
+    }
+    for (int b = 0; b < 256; b++)   /* the values spread over every bin */
+        assert_true(count[b] > 0);
+    op_list *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+        for (uint32_t wp = 0; wp < 4; wp++) {
+            hist_ops(o, p, data, cta, wp);
+            run_warp(k, cta, wp, 16, on_sla, o);
+            assert_int_equal(o->seen, o->n);
+        }
+    /* every data element loaded by one lane; 256 bins stored per group */
+    assert_int_equal(o->glb_lanes_in, n);
+    assert_int_equal(o->st_lanes, 256 * (uint64_t)gm_kernel_ctas(k));
+    free(o);
+    free(data);
+    check_defuse(&w);
+    gm_workload_free(&w);
+}
+
+static void test_hist(void **state)
+{
+    (void)state;
+    check_hist(256, 128, 1);   /* one group */
+    check_hist(512, 256, 9);   /* four groups, another seed */
+    static const uint32_t side[] = {512, 2048, 1024};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, "histogram", (gm_size)s, 1, &err), 0);
+        assert_int_equal(((const gm_hist_params *)w.kernels[0].params)->width, side[s]);
+        gm_workload_free(&w);
+    }
+    gm_workload w;
+    gm_error err;
+    assert_int_not_equal(gm_histogram_build_dims(&w, 100, 256, 1, &err), 0);
+    assert_int_not_equal(gm_histogram_build_dims(&w, 256, 64, 1, &err), 0);
+}
+
 /* ---------------------------------------------------------------- locality */
 
 /* Inter-workgroup locality of a workload's global loads, the figure in the
@@ -1200,6 +1305,14 @@ static void test_wg_locality(void **state)
     assert_int_equal(adj, 64);
     gm_workload_free(&w);
 
+    /* Histogram 512 x 512: each of the 8 groups streams its own 128 KiB
+     * of data (2048 lines). */
+    assert_int_equal(gm_workload_build(&w, "histogram", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 8 * 2048);
+    assert_int_equal(shared, 0);
+    gm_workload_free(&w);
+
     /* FloydWarshall 96 (6 x 6 groups, pass k in tile row / column kb):
      * rows d[y][x] (16 lines, shared only where column k or row k falls in
      * them), d[y][k] (16 lines shared along the tile row), d[k][x] (1 line
@@ -1229,6 +1342,7 @@ static const struct {
     {"scanlargearrays", 0xa6a6bbb18b0beb9full},
     {"blackscholes", 0x9b485f8381f21042ull},
     {"binomialoption", 0xf759030c68b0d380ull},
+    {"histogram", 0xc5bd9bcbc9f5014bull},
 };
 
 static void test_golden_hash(void **state)
@@ -1261,6 +1375,7 @@ int main(void)
         cmocka_unit_test(test_sla_lengths),
         cmocka_unit_test(test_bs),
         cmocka_unit_test(test_bo),
+        cmocka_unit_test(test_hist),
         cmocka_unit_test(test_wg_locality),
         cmocka_unit_test(test_golden_hash),
     };

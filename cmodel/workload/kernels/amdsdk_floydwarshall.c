@@ -222,5 +222,10 @@ const gm_workload_info gm_catalogue_amdsdk[] = {
      "reduction over the tree (two barriers a step, shrinking active lanes); one 16 B "
      "store per group; almost no global traffic",
      "insensitive", gm_binomialoption_build},
+    {"histogram", "AMD APP SDK 2.x",
+     "streaming coalesced loads (256 per work-item, 128 B a warp, no reuse), "
+     "data-dependent byte increments of per-work-item local histograms, a local merge "
+     "and 2 coalesced stores per work-item",
+     "insensitive", gm_histogram_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -133,6 +133,22 @@ int gm_binomialoption_build(gm_workload *w, gm_size size, uint64_t seed, gm_erro
 int gm_binomialoption_build_dims(gm_workload *w, uint32_t samples, uint32_t steps,
                                  gm_error *err);
 
+/* Histogram (Histogram_Kernels.cl, histogram256, LINEAR_MEM_ACCESS): one
+ * launch of width * height / 32768 groups of 128 work-items. */
+#define GM_HIST_BINS 256u
+#define GM_HIST_GROUP 128u
+
+typedef struct gm_hist_params {
+    uint32_t width, height;
+    uint64_t data, bins;     /* dataBuf (uint), midDeviceBinBuf (this order) */
+    /* followed in the same block by the width * height data values (0..255) */
+} gm_hist_params;
+
+int gm_histogram_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+/* The data are drawn from a PRNG seeded by seed, uniform in 0..255. */
+int gm_histogram_build_dims(gm_workload *w, uint32_t width, uint32_t height, uint64_t seed,
+                            gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
