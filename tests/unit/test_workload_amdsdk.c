@@ -473,7 +473,8 @@ static void on_rg(const gm_inst *in, uint32_t exist, void *arg)
             uint64_t y = r->phase == 0 ? r->row : r->h - 1 - r->row;
             e = x + y * r->w;
         } else {
-            uint64_t gx = r->cta % r->bx_count * 16 + t % 16, gy = r->cta / r->bx_count * 16 + t / 16;
+            uint64_t gx = r->cta % r->bx_count * 16 + t % 16;
+            uint64_t gy = r->cta / r->bx_count * 16 + t / 16;
             e = in->op == GM_OP_GLOBAL_LD ? gy * r->w + gx : gy + gx * r->h;
         }
         if (in->op == GM_OP_GLOBAL_LD && in->flags) {
@@ -1182,6 +1183,7 @@ typedef struct loc_walk {
     wg_line *v;
     size_t n, cap;
     uint32_t cta;
+    uint64_t line;   /* bytes */
 } loc_walk;
 
 static void on_loc(const gm_inst *in, uint32_t exist, void *arg)
@@ -1198,7 +1200,7 @@ static void on_loc(const gm_inst *in, uint32_t exist, void *arg)
             lw->v = realloc(lw->v, lw->cap * sizeof *lw->v);
             assert_non_null(lw->v);
         }
-        lw->v[lw->n++] = (wg_line){in->addr[l] / 64, lw->cta};
+        lw->v[lw->n++] = (wg_line){in->addr[l] / lw->line, lw->cta};
     }
 }
 
@@ -1210,13 +1212,13 @@ static int cmp_wg_line(const void *a, const void *b)
     return (x->cta > y->cta) - (x->cta < y->cta);
 }
 
-static void wg_locality(const gm_workload *w, uint64_t *pairs, uint64_t *shared,
-                        uint64_t *adjacent)
+static void wg_locality_line(const gm_workload *w, uint64_t line, uint64_t *pairs,
+                             uint64_t *shared, uint64_t *adjacent)
 {
     *pairs = *shared = *adjacent = 0;
     for (uint32_t ki = 0; ki < w->nkernels; ki++) {
         const gm_kernel *k = &w->kernels[ki];
-        loc_walk lw = {0};
+        loc_walk lw = {.line = line};
         for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
             for (uint32_t wp = 0; wp < gm_kernel_warps_per_cta(k); wp++) {
                 lw.cta = cta;
@@ -1239,6 +1241,12 @@ static void wg_locality(const gm_workload *w, uint64_t *pairs, uint64_t *shared,
         }
         free(lw.v);
     }
+}
+
+static void wg_locality(const gm_workload *w, uint64_t *pairs, uint64_t *shared,
+                        uint64_t *adjacent)
+{
+    wg_locality_line(w, 64, pairs, shared, adjacent);
 }
 
 /* Hand-derived figures at size tiny, then the catalogue's numbers. */
@@ -1325,6 +1333,22 @@ static void test_wg_locality(void **state)
     assert_int_equal(shared, 96 * 611);
     print_message("floydwarshall tiny: adjacent %.3f\n", (double)adj / (double)pairs);
     gm_workload_free(&w);
+
+    /* The figures of docs/workloads/amdsdk.md, for both line sizes (gmsim's
+     * configs use 128 B lines), printed for the record. */
+    for (size_t i = 0; i < gm_workload_catalogue_size(); i++) {
+        const gm_workload_info *e = gm_workload_catalogue_at(i);
+        if (strcmp(e->suite, "AMD APP SDK 2.x") != 0)
+            continue;
+        assert_int_equal(gm_workload_build(&w, e->name, GM_SIZE_TINY, 1, &err), 0);
+        for (uint64_t line = 64; line <= 128; line *= 2) {
+            wg_locality_line(&w, line, &pairs, &shared, &adj);
+            print_message("locality %s %u B: pairs %llu shared %.3f adjacent %.3f\n", e->name,
+                          (unsigned)line, (unsigned long long)pairs,
+                          (double)shared / (double)pairs, (double)adj / (double)pairs);
+        }
+        gm_workload_free(&w);
+    }
 }
 
 /* ---------------------------------------------------------------- hashes */
