@@ -1165,6 +1165,85 @@ static void test_hist(void **state)
     assert_int_not_equal(gm_histogram_build_dims(&w, 256, 64, 1, &err), 0);
 }
 
+/* ---------------------------------------------------------------- FastWalshTransform */
+
+static void check_fwt(uint32_t length)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_fastwalshtransform_build_dims(&w, length, &err), 0);
+    const gm_fwt_params *p = w.priv;
+    assert_int_equal(p->array, GM_DEVMEM_BASE);
+    uint32_t launches = 0;
+    for (uint32_t s = 1; s < length; s <<= 1)   /* the host's step loop */
+        launches++;
+    assert_int_equal(w.nkernels, launches);
+    op_list *o = calloc(1, sizeof *o);
+    uint32_t *ld = calloc(length, sizeof *ld), *st = calloc(length, sizeof *st);
+    assert_true(o && ld && st);
+    for (uint32_t ki = 0; ki < w.nkernels; ki++) {
+        const gm_kernel *k = &w.kernels[ki];
+        uint32_t step = 1u << ki;
+        assert_int_equal(((const gm_fwt_launch *)k->params)->step, step);
+        assert_int_equal(k->grid.x, length / 512);
+        assert_int_equal(k->block.x, 256);
+        memset(ld, 0, length * sizeof *ld);
+        memset(st, 0, length * sizeof *st);
+        for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+            for (uint32_t wp = 0; wp < 8; wp++) {
+                o->n = o->seen = 0;
+                /* pair = 2 step (tid / step) + tid % step, match = pair + step */
+                uint64_t pr[32], mt[32];
+                for (uint32_t l = 0; l < 32; l++) {
+                    uint32_t tid = cta * 256 + wp * 32 + l;
+                    pr[l] = 2ull * step * (tid / step) + tid % step;
+                    mt[l] = pr[l] + step;
+                    ld[pr[l]]++;
+                    ld[mt[l]]++;
+                    st[pr[l]]++;
+                    st[mt[l]]++;
+                }
+                for (int x = 0; x < 4; x++) {
+                    push(o, x < 2 ? GM_OP_GLOBAL_LD : GM_OP_GLOBAL_ST, ~0u, 0, 0, 0, 0, 0);
+                    for (uint32_t l = 0; l < 32; l++)
+                        o->v[o->n - 1].addr[l] = p->array + 4 * (x % 2 ? mt[l] : pr[l]);
+                }
+                push(o, GM_OP_EXIT, ~0u, 0, 0, 0, 0, 0);
+                run_warp(k, cta, wp, 16, on_sla, o);
+                assert_int_equal(o->seen, o->n);
+            }
+        for (uint32_t e = 0; e < length; e++) {   /* a butterfly touches each once */
+            assert_int_equal(ld[e], 1);
+            assert_int_equal(st[e], 1);
+        }
+    }
+    free(o);
+    free(ld);
+    free(st);
+    check_defuse(&w);
+    gm_workload_free(&w);
+}
+
+static void test_fwt(void **state)
+{
+    (void)state;
+    check_fwt(512);
+    check_fwt(1024);
+    check_fwt(16384);
+    static const uint32_t want[] = {16384, 65536, 1024};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, "fastwalshtransform", (gm_size)s, 1, &err), 0);
+        assert_int_equal(((const gm_fwt_params *)w.priv)->length, want[s]);
+        gm_workload_free(&w);
+    }
+    gm_workload w;
+    gm_error err;
+    assert_int_not_equal(gm_fastwalshtransform_build_dims(&w, 256, &err), 0);
+    assert_int_not_equal(gm_fastwalshtransform_build_dims(&w, 1536, &err), 0);
+}
+
 /* ---------------------------------------------------------------- locality */
 
 /* Inter-workgroup locality of a workload's global loads, the figure in the
@@ -1321,6 +1400,15 @@ static void test_wg_locality(void **state)
     assert_int_equal(shared, 0);
     gm_workload_free(&w);
 
+    /* FastWalshTransform 16384: at every step a group's 256 butterflies
+     * cover 512 elements no other group touches (2 KiB, 32 lines), 14
+     * launches of 32 groups. */
+    assert_int_equal(gm_workload_build(&w, "fastwalshtransform", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 14 * 32 * 32);
+    assert_int_equal(shared, 0);
+    gm_workload_free(&w);
+
     /* FloydWarshall 96 (6 x 6 groups, pass k in tile row / column kb):
      * rows d[y][x] (16 lines, shared only where column k or row k falls in
      * them), d[y][k] (16 lines shared along the tile row), d[k][x] (1 line
@@ -1367,6 +1455,7 @@ static const struct {
     {"blackscholes", 0x9b485f8381f21042ull},
     {"binomialoption", 0xf759030c68b0d380ull},
     {"histogram", 0xc5bd9bcbc9f5014bull},
+    {"fastwalshtransform", 0xe29c121a4a6ca7cdull},
 };
 
 static void test_golden_hash(void **state)
@@ -1400,6 +1489,7 @@ int main(void)
         cmocka_unit_test(test_bs),
         cmocka_unit_test(test_bo),
         cmocka_unit_test(test_hist),
+        cmocka_unit_test(test_fwt),
         cmocka_unit_test(test_wg_locality),
         cmocka_unit_test(test_golden_hash),
     };

@@ -149,6 +149,23 @@ int gm_histogram_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *er
 int gm_histogram_build_dims(gm_workload *w, uint32_t width, uint32_t height, uint64_t seed,
                             gm_error *err);
 
+/* FastWalshTransform (FastWalshTransform_Kernels.cl, fastWalshTransform):
+ * one launch per step 1, 2, .., length / 2 of length / 512 groups of 256. */
+#define GM_FWT_GROUP 256u
+
+typedef struct gm_fwt_params {
+    uint32_t length;   /* a power of two, at least 512 */
+    uint64_t array;    /* inputBuffer (tArray) */
+} gm_fwt_params;
+
+typedef struct gm_fwt_launch {
+    uint64_t array;
+    uint32_t step;
+} gm_fwt_launch;
+
+int gm_fastwalshtransform_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_fastwalshtransform_build_dims(gm_workload *w, uint32_t length, gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
