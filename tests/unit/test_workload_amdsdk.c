@@ -1244,6 +1244,76 @@ static void test_fwt(void **state)
     assert_int_not_equal(gm_fastwalshtransform_build_dims(&w, 1536, &err), 0);
 }
 
+/* ---------------------------------------------------------------- BitonicSort */
+
+static void check_bitonic(uint32_t length)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_bitonicsort_build_dims(&w, length, &err), 0);
+    const gm_bitonic_params *p = w.priv;
+    assert_int_equal(p->array, GM_DEVMEM_BASE);
+    op_list *o = calloc(1, sizeof *o);
+    uint32_t *ld = calloc(length, sizeof *ld), *st = calloc(length, sizeof *st);
+    assert_true(o && ld && st);
+    uint32_t ki = 0;
+    for (uint32_t stage = 0; (1u << stage) < length; stage++)   /* the host's loops */
+        for (uint32_t pass = 0; pass <= stage; pass++, ki++) {
+            assert_true(ki < w.nkernels);
+            const gm_kernel *k = &w.kernels[ki];
+            assert_int_equal(k->grid.x, length / 2);
+            assert_int_equal(gm_kernel_threads_per_cta(k), 1);
+            memset(ld, 0, length * sizeof *ld);
+            memset(st, 0, length * sizeof *st);
+            uint32_t pd = 1u << (stage - pass);
+            for (uint32_t tid = 0; tid < length / 2; tid++) {
+                uint32_t left = tid % pd + tid / pd * 2 * pd, right = left + pd;
+                o->n = o->seen = 0;
+                push(o, GM_OP_GLOBAL_LD, 1, 0, p->array + 4ull * left, 0, 0, 0);
+                push(o, GM_OP_GLOBAL_LD, 1, 0, p->array + 4ull * right, 0, 0, 0);
+                push(o, GM_OP_GLOBAL_ST, 1, 0, p->array + 4ull * left, 0, 0, 0);
+                push(o, GM_OP_GLOBAL_ST, 1, 0, p->array + 4ull * right, 0, 0, 0);
+                push(o, GM_OP_EXIT, 1, 0, 0, 0, 0, 0);
+                run_warp(k, tid, 0, 16, on_sla, o);
+                assert_int_equal(o->seen, o->n);
+                ld[left]++;
+                ld[right]++;
+                st[left]++;
+                st[right]++;
+            }
+            for (uint32_t e = 0; e < length; e++) {   /* a network level: each once */
+                assert_int_equal(ld[e], 1);
+                assert_int_equal(st[e], 1);
+            }
+        }
+    assert_int_equal(ki, w.nkernels);
+    free(o);
+    free(ld);
+    free(st);
+    check_defuse(&w);
+    gm_workload_free(&w);
+}
+
+static void test_bitonic(void **state)
+{
+    (void)state;
+    check_bitonic(2);
+    check_bitonic(256);
+    check_bitonic(1024);
+    static const uint32_t want[] = {256, 4096, 1024};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, "bitonicsort", (gm_size)s, 1, &err), 0);
+        assert_int_equal(((const gm_bitonic_params *)w.priv)->length, want[s]);
+        gm_workload_free(&w);
+    }
+    gm_workload w;
+    gm_error err;
+    assert_int_not_equal(gm_bitonicsort_build_dims(&w, 0, &err), 0);
+    assert_int_not_equal(gm_bitonicsort_build_dims(&w, 96, &err), 0);
+}
+
 /* ---------------------------------------------------------------- locality */
 
 /* Inter-workgroup locality of a workload's global loads, the figure in the
@@ -1409,6 +1479,17 @@ static void test_wg_locality(void **state)
     assert_int_equal(shared, 0);
     gm_workload_free(&w);
 
+    /* BitonicSort 256: a work-item's pair is in one 16-element line when
+     * pairDistance < 16, else in two; of the 36 launches the 10 with
+     * stage - pass >= 4 give 2 pairs a work-item. Every line holds elements
+     * of at least 8 work-items, and work-item id +- 1 always shares one. */
+    assert_int_equal(gm_workload_build(&w, "bitonicsort", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 10 * 128 * 2 + 26 * 128);
+    assert_int_equal(shared, pairs);
+    assert_int_equal(adj, pairs);
+    gm_workload_free(&w);
+
     /* FloydWarshall 96 (6 x 6 groups, pass k in tile row / column kb):
      * rows d[y][x] (16 lines, shared only where column k or row k falls in
      * them), d[y][k] (16 lines shared along the tile row), d[k][x] (1 line
@@ -1456,6 +1537,7 @@ static const struct {
     {"binomialoption", 0xf759030c68b0d380ull},
     {"histogram", 0xc5bd9bcbc9f5014bull},
     {"fastwalshtransform", 0xe29c121a4a6ca7cdull},
+    {"bitonicsort", 0xb24fdad1b7c296feull},
 };
 
 static void test_golden_hash(void **state)
@@ -1490,6 +1572,7 @@ int main(void)
         cmocka_unit_test(test_bo),
         cmocka_unit_test(test_hist),
         cmocka_unit_test(test_fwt),
+        cmocka_unit_test(test_bitonic),
         cmocka_unit_test(test_wg_locality),
         cmocka_unit_test(test_golden_hash),
     };

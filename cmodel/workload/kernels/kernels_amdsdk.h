@@ -166,6 +166,22 @@ typedef struct gm_fwt_launch {
 int gm_fastwalshtransform_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_fastwalshtransform_build_dims(gm_workload *w, uint32_t length, gm_error *err);
 
+/* BitonicSort (BitonicSort_Kernels.cl, bitonicSort): a launch per (stage,
+ * pass), length / 2 groups of one work-item each (the sample's
+ * GROUP_SIZE 1). */
+typedef struct gm_bitonic_params {
+    uint32_t length;   /* a power of two */
+    uint64_t array;    /* inputBuffer (theArray) */
+} gm_bitonic_params;
+
+typedef struct gm_bitonic_launch {
+    uint64_t array;
+    uint32_t stage, pass;
+} gm_bitonic_launch;
+
+int gm_bitonicsort_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_bitonicsort_build_dims(gm_workload *w, uint32_t length, gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
