@@ -1314,6 +1314,77 @@ static void test_bitonic(void **state)
     assert_int_not_equal(gm_bitonicsort_build_dims(&w, 96, &err), 0);
 }
 
+/* ---------------------------------------------------------------- SDK Reduction */
+
+static void check_sdkred(uint32_t length)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_sdkreduction_build_dims(&w, length, &err), 0);
+    const gm_kernel *k = &w.kernels[0];
+    const gm_sdkred_params *p = k->params;
+    uint32_t blocks = length / 4 / 512;   /* uint4s, two per work-item, 256 a group */
+    assert_int_equal(p->input, GM_DEVMEM_BASE);
+    assert_int_equal(p->output, GM_DEVMEM_BASE + ((4ull * length + 4095) & ~4095ull));
+    assert_int_equal(k->grid.x, blocks);
+    assert_int_equal(k->block.x, 256);
+    op_list *o = calloc(1, sizeof *o);
+    assert_non_null(o);
+    uint64_t sts_lanes = 0;
+    for (uint32_t cta = 0; cta < blocks; cta++)
+        for (uint32_t wp = 0; wp < 8; wp++) {
+            uint32_t tid0 = wp * 32;
+            uint64_t in0 = p->input + 16ull * 2 * 256 * cta;   /* input[2gid], gid = 256 bid + tid */
+            o->n = o->seen = 0;
+            push16(o, GM_OP_GLOBAL_LD, ~0u, GM_INST_READ_ONLY, in0, 2, 0, tid0);
+            push16(o, GM_OP_GLOBAL_LD, ~0u, GM_INST_READ_ONLY, in0, 2, 1, tid0);
+            push16(o, GM_OP_SHARED_ST, ~0u, 0, 0, 1, 0, tid0);
+            push(o, GM_OP_BARRIER, ~0u, 0, 0, 0, 0, 0);
+            for (uint32_t sl = 128; sl > 0; sl >>= 1) {
+                uint32_t m = below(tid0, sl, ~0u);
+                if (m) {
+                    push16(o, GM_OP_SHARED_LD, m, 0, 0, 1, 0, tid0);
+                    push16(o, GM_OP_SHARED_LD, m, 0, 0, 1, sl, tid0);
+                    push16(o, GM_OP_SHARED_ST, m, 0, 0, 1, 0, tid0);
+                    sts_lanes += (uint64_t)__builtin_popcount(m);
+                }
+                push(o, GM_OP_BARRIER, ~0u, 0, 0, 0, 0, 0);
+            }
+            if (wp == 0) {
+                push16(o, GM_OP_SHARED_LD, 1, 0, 0, 0, 0, 0);
+                push16(o, GM_OP_GLOBAL_ST, 1, 0, p->output + 16ull * cta, 0, 0, 0);
+            }
+            push(o, GM_OP_EXIT, ~0u, 0, 0, 0, 0, 0);
+            run_warp(k, cta, wp, 16, on_sla, o);
+            assert_int_equal(o->seen, o->n);
+        }
+    assert_int_equal(sts_lanes, 255ull * blocks);   /* a tree over 256 values */
+    assert_int_equal(o->glb_lanes_in, length / 4);   /* each uint4 loaded once */
+    assert_int_equal(o->st_lanes, blocks);
+    free(o);
+    check_defuse(&w);
+    gm_workload_free(&w);
+}
+
+static void test_sdkred(void **state)
+{
+    (void)state;
+    check_sdkred(2048);
+    check_sdkred(6144);
+    static const uint32_t want[] = {65536, 262144, 2048};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, "sdkreduction", (gm_size)s, 1, &err), 0);
+        assert_int_equal(((const gm_sdkred_params *)w.priv)->length, want[s]);
+        gm_workload_free(&w);
+    }
+    gm_workload w;
+    gm_error err;
+    assert_int_not_equal(gm_sdkreduction_build_dims(&w, 64, &err), 0);
+    assert_int_not_equal(gm_sdkreduction_build_dims(&w, 3000, &err), 0);
+}
+
 /* ---------------------------------------------------------------- locality */
 
 /* Inter-workgroup locality of a workload's global loads, the figure in the
@@ -1490,6 +1561,14 @@ static void test_wg_locality(void **state)
     assert_int_equal(adj, pairs);
     gm_workload_free(&w);
 
+    /* SDK Reduction 65536 uints: each of the 32 groups reads its own
+     * 8 KiB (128 lines). */
+    assert_int_equal(gm_workload_build(&w, "sdkreduction", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 32 * 128);
+    assert_int_equal(shared, 0);
+    gm_workload_free(&w);
+
     /* FloydWarshall 96 (6 x 6 groups, pass k in tile row / column kb):
      * rows d[y][x] (16 lines, shared only where column k or row k falls in
      * them), d[y][k] (16 lines shared along the tile row), d[k][x] (1 line
@@ -1538,6 +1617,7 @@ static const struct {
     {"histogram", 0xc5bd9bcbc9f5014bull},
     {"fastwalshtransform", 0xe29c121a4a6ca7cdull},
     {"bitonicsort", 0xb24fdad1b7c296feull},
+    {"sdkreduction", 0x7104479b9fb67c70ull},
 };
 
 static void test_golden_hash(void **state)
@@ -1573,6 +1653,7 @@ int main(void)
         cmocka_unit_test(test_hist),
         cmocka_unit_test(test_fwt),
         cmocka_unit_test(test_bitonic),
+        cmocka_unit_test(test_sdkred),
         cmocka_unit_test(test_wg_locality),
         cmocka_unit_test(test_golden_hash),
     };

@@ -261,5 +261,11 @@ const gm_workload_info gm_catalogue_amdsdk[] = {
      "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
      "1.00/1.00 (64 B lines), 1.00/1.00 (128 B); seed: SF 16 hit +1%, accesses -90%",
      "insensitive", gm_bitonicsort_build},
+    {"sdkreduction", "AMD APP SDK 2.x",
+     "the SDK's Reduction: two 16 B (uint4) stride-2 loads per work-item (a warp reads "
+     "1 KiB), a local-memory tree, one 16 B store per group; no reuse"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0/0 (64 B lines), 0/0 (128 B); seed: SF 16 hit +6%, accesses +2%",
+     "insensitive", gm_sdkreduction_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

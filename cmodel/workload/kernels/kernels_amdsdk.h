@@ -182,6 +182,20 @@ typedef struct gm_bitonic_launch {
 int gm_bitonicsort_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_bitonicsort_build_dims(gm_workload *w, uint32_t length, gm_error *err);
 
+/* The SDK's Reduction (Reduction_Kernels.cl, reduce; catalogue name
+ * sdkreduction, apart from SHOC's reduction): one launch of length / 2048
+ * groups of 256 work-items, uint4 elements. */
+#define GM_SDKRED_GROUP 256u
+
+typedef struct gm_sdkred_params {
+    uint32_t length;          /* uints, a multiple of 2048 */
+    uint32_t blocks;          /* numBlocks */
+    uint64_t input, output;   /* inputBuffer, outputBuffer (this order) */
+} gm_sdkred_params;
+
+int gm_sdkreduction_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_sdkreduction_build_dims(gm_workload *w, uint32_t length, gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
