@@ -630,7 +630,7 @@ typedef struct mem_op {
 } mem_op;
 
 typedef struct op_list {
-    mem_op v[2048];
+    mem_op v[4096];
     int n, seen;
     uint64_t glb_lanes_in, st_lanes;
 } op_list;
@@ -638,7 +638,7 @@ typedef struct op_list {
 static void push(op_list *o, int op, uint32_t mask, uint8_t flags, uint64_t base, uint64_t mul,
                  uint64_t add, uint32_t tid0)
 {
-    assert_true(o->n < 2048);
+    assert_true(o->n < 4096);
     mem_op *m = &o->v[o->n++];
     m->op = (uint8_t)op;
     m->flags = flags;
@@ -1385,6 +1385,170 @@ static void test_sdkred(void **state)
     assert_int_not_equal(gm_sdkreduction_build_dims(&w, 3000, &err), 0);
 }
 
+/* ---------------------------------------------------------------- RadixSort */
+
+/* A 2 B local operation (the kernels' ushort arrays). */
+static void push_h(op_list *o, int op, const uint64_t *elem)
+{
+    push(o, op, ~0u, 0, 0, 0, 0, 0);
+    mem_op *m = &o->v[o->n - 1];
+    m->width = 2;
+    for (uint32_t l = 0; l < 32; l++)
+        m->addr[l] = 2 * elem[l];
+}
+
+/* The sample's host and kernels again: per pass the per-work-item
+ * histograms hist[group][lid][bin], the host's scan (bin, group, lid
+ * order, literally as runCLKernels), the permute per work-item. */
+static void check_rs(uint32_t n, uint64_t seed)
+{
+    gm_workload w;
+    gm_error err;
+    assert_int_equal(gm_radixsort_build_dims(&w, n, seed, &err), 0);
+    const gm_rs_params *p = w.priv;
+    uint32_t groups = n / 16384, items = n / 256;
+    assert_int_equal(w.nkernels, 8);
+    uint64_t a = GM_DEVMEM_BASE, span = (4ull * n + 4095) & ~4095ull;
+    assert_int_equal(p->unsorted, a);
+    assert_int_equal(p->bins, a + span);
+    assert_int_equal(p->scanned, a + 2 * span);
+    assert_int_equal(p->sorted, a + 3 * span);
+    uint32_t *keys = malloc(4ull * n), *out = malloc(4ull * n), *scan = malloc(4ull * n);
+    uint32_t *written = malloc(4ull * n);
+    op_list *o = calloc(1, sizeof *o);
+    assert_true(keys && out && scan && written && o);
+    gm_prng r;
+    gm_prng_seed(&r, seed, 0x5253);
+    for (uint32_t e = 0; e < n; e++)
+        keys[e] = (uint32_t)(gm_prng_next(&r) & 0x7fffffffu);
+    for (uint32_t pass = 0; pass < 4; pass++) {
+        uint32_t shift = 8 * pass;
+        memset(scan, 0, 4ull * n);   /* hist, indexed j * 64 * 256 + k * 256 + i */
+        for (uint32_t t = 0; t < items; t++)
+            for (uint32_t i = 0; i < 256; i++)
+                scan[t * 256 + (keys[t * 256 + i] >> shift & 0xff)]++;
+        int sum = 0;
+        for (int i = 0; i < 256; ++i)
+            for (uint32_t j = 0; j < groups; ++j)
+                for (int k = 0; k < 64; ++k) {
+                    int index = (int)j * 64 * 256 + k * 256 + i;
+                    int value = (int)scan[index];
+                    scan[index] = (uint32_t)sum;
+                    sum += value;
+                }
+        const gm_kernel *hk = &w.kernels[2 * pass], *pk = &w.kernels[2 * pass + 1];
+        assert_string_equal(hk->name, "histogram");
+        assert_string_equal(pk->name, "permute");
+        assert_int_equal(hk->grid.x, groups);
+        assert_int_equal(hk->block.x, 64);
+        memset(written, 0, 4ull * n);
+        for (uint32_t cta = 0; cta < groups; cta++)
+            for (uint32_t wp = 0; wp < 2; wp++) {
+                uint64_t el[32], lid0 = wp * 32ull, gid0 = cta * 64ull + lid0;
+                /* histogram */
+                o->n = o->seen = 0;
+                for (uint64_t i = 0; i < 256; i++) {
+                    for (uint32_t l = 0; l < 32; l++)
+                        el[l] = (lid0 + l) * 256 + i;
+                    push_h(o, GM_OP_SHARED_ST, el);
+                }
+                push(o, GM_OP_BARRIER, ~0u, 0, 0, 0, 0, 0);
+                for (uint64_t i = 0; i < 256; i++) {
+                    /* unsortedData[gid * 256 + i] */
+                    push(o, GM_OP_GLOBAL_LD, ~0u, GM_INST_READ_ONLY, 0, 0, 0, 0);
+                    for (uint32_t l = 0; l < 32; l++)
+                        o->v[o->n - 1].addr[l] = p->unsorted + 4 * ((gid0 + l) * 256 + i);
+                    for (uint32_t l = 0; l < 32; l++)
+                        el[l] = (lid0 + l) * 256 + (keys[(gid0 + l) * 256 + i] >> shift & 0xff);
+                    push_h(o, GM_OP_SHARED_LD, el);
+                    push_h(o, GM_OP_SHARED_ST, el);
+                }
+                push(o, GM_OP_BARRIER, ~0u, 0, 0, 0, 0, 0);
+                for (uint64_t i = 0; i < 256; i++) {
+                    for (uint32_t l = 0; l < 32; l++)
+                        el[l] = (lid0 + l) * 256 + i;
+                    push_h(o, GM_OP_SHARED_LD, el);
+                    push(o, GM_OP_GLOBAL_ST, ~0u, 0, 0, 0, 0, 0);
+                    for (uint32_t l = 0; l < 32; l++)
+                        o->v[o->n - 1].addr[l] =
+                            p->bins + 4 * (cta * 64ull * 256 + (lid0 + l) * 256 + i);
+                }
+                push(o, GM_OP_EXIT, ~0u, 0, 0, 0, 0, 0);
+                run_warp(hk, cta, (uint32_t)wp, 16, on_sla, o);
+                assert_int_equal(o->seen, o->n);
+                /* permute */
+                o->n = o->seen = 0;
+                uint32_t row[32][256];
+                for (uint64_t i = 0; i < 256; i++) {
+                    push(o, GM_OP_GLOBAL_LD, ~0u, GM_INST_READ_ONLY, 0, 0, 0, 0);
+                    for (uint32_t l = 0; l < 32; l++) {
+                        uint64_t bp = cta * 64ull * 256 + (lid0 + l) * 256 + i;
+                        o->v[o->n - 1].addr[l] = p->scanned + 4 * bp;
+                        row[l][i] = scan[bp];
+                        el[l] = (lid0 + l) * 256 + i;
+                    }
+                    push_h(o, GM_OP_SHARED_ST, el);
+                }
+                push(o, GM_OP_BARRIER, ~0u, 0, 0, 0, 0, 0);
+                for (uint64_t i = 0; i < 256; i++) {
+                    uint32_t dst[32];
+                    push(o, GM_OP_GLOBAL_LD, ~0u, GM_INST_READ_ONLY, 0, 0, 0, 0);
+                    for (uint32_t l = 0; l < 32; l++) {
+                        uint32_t key = keys[(gid0 + l) * 256 + i], v = key >> shift & 0xff;
+                        o->v[o->n - 1].addr[l] = p->unsorted + 4 * ((gid0 + l) * 256 + i);
+                        el[l] = (lid0 + l) * 256 + v;
+                        dst[l] = row[l][v]++;
+                        assert_true(dst[l] < n);
+                        out[dst[l]] = key;
+                        written[dst[l]]++;
+                    }
+                    push_h(o, GM_OP_SHARED_LD, el);
+                    mem_op twice = o->v[o->n - 2];   /* the source reads the key again */
+                    o->v[o->n++] = twice;
+                    push(o, GM_OP_GLOBAL_ST, ~0u, 0, 0, 0, 0, 0);
+                    for (uint32_t l = 0; l < 32; l++)
+                        o->v[o->n - 1].addr[l] = p->sorted + 4ull * dst[l];
+                    push_h(o, GM_OP_SHARED_ST, el);
+                    push(o, GM_OP_BARRIER, ~0u, 0, 0, 0, 0, 0);
+                }
+                push(o, GM_OP_EXIT, ~0u, 0, 0, 0, 0, 0);
+                run_warp(pk, cta, (uint32_t)wp, 16, on_sla, o);
+                assert_int_equal(o->seen, o->n);
+            }
+        for (uint32_t e = 0; e < n; e++)   /* a permutation */
+            assert_int_equal(written[e], 1);
+        memcpy(keys, out, 4ull * n);
+    }
+    for (uint32_t e = 1; e < n; e++)   /* and the four passes sort the keys */
+        assert_true(keys[e - 1] <= keys[e]);
+    free(keys);
+    free(out);
+    free(scan);
+    free(written);
+    free(o);
+    check_defuse(&w);
+    gm_workload_free(&w);
+}
+
+static void test_rs(void **state)
+{
+    (void)state;
+    check_rs(16384, 1);
+    check_rs(32768, 5);
+    static const uint32_t want[] = {16384, 65536, 16384};
+    for (int s = GM_SIZE_TINY; s <= GM_SIZE_STANDARD; s++) {
+        gm_workload w;
+        gm_error err;
+        assert_int_equal(gm_workload_build(&w, "radixsort", (gm_size)s, 1, &err), 0);
+        assert_int_equal(((const gm_rs_params *)w.priv)->n, want[s]);
+        gm_workload_free(&w);
+    }
+    gm_workload w;
+    gm_error err;
+    assert_int_not_equal(gm_radixsort_build_dims(&w, 8192, 1, &err), 0);
+    assert_int_not_equal(gm_radixsort_build_dims(&w, 131072, 1, &err), 0);
+}
+
 /* ---------------------------------------------------------------- locality */
 
 /* Inter-workgroup locality of a workload's global loads, the figure in the
@@ -1569,6 +1733,15 @@ static void test_wg_locality(void **state)
     assert_int_equal(shared, 0);
     gm_workload_free(&w);
 
+    /* RadixSort 16384: one group a launch, so nothing is shared; per pass
+     * the histogram reads the 64 KiB of keys (1024 lines), permute the
+     * scanned buckets and the keys (2048). */
+    assert_int_equal(gm_workload_build(&w, "radixsort", GM_SIZE_TINY, 1, &err), 0);
+    wg_locality(&w, &pairs, &shared, &adj);
+    assert_int_equal(pairs, 4 * 3 * 1024);
+    assert_int_equal(shared, 0);
+    gm_workload_free(&w);
+
     /* FloydWarshall 96 (6 x 6 groups, pass k in tile row / column kb):
      * rows d[y][x] (16 lines, shared only where column k or row k falls in
      * them), d[y][k] (16 lines shared along the tile row), d[k][x] (1 line
@@ -1618,6 +1791,7 @@ static const struct {
     {"fastwalshtransform", 0xe29c121a4a6ca7cdull},
     {"bitonicsort", 0xb24fdad1b7c296feull},
     {"sdkreduction", 0x7104479b9fb67c70ull},
+    {"radixsort", 0x5556292e3c439de6ull},
 };
 
 static void test_golden_hash(void **state)
@@ -1654,6 +1828,7 @@ int main(void)
         cmocka_unit_test(test_fwt),
         cmocka_unit_test(test_bitonic),
         cmocka_unit_test(test_sdkred),
+        cmocka_unit_test(test_rs),
         cmocka_unit_test(test_wg_locality),
         cmocka_unit_test(test_golden_hash),
     };

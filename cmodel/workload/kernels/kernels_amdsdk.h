@@ -196,6 +196,35 @@ typedef struct gm_sdkred_params {
 int gm_sdkreduction_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_sdkreduction_build_dims(gm_workload *w, uint32_t length, gm_error *err);
 
+/* RadixSort (RadixSort_Kernels.cl): per 8-bit digit, histogram then
+ * permute, n / 16384 groups of 64 work-items; the keys (seeded) decide
+ * the local addresses and permute's scatter. */
+#define GM_RS_RADICES 256u
+#define GM_RS_GROUP 64u
+#define GM_RS_PASSES 4u
+
+typedef struct gm_rs_params gm_rs_params;
+
+typedef struct gm_rs_launch {
+    const gm_rs_params *p;
+    uint32_t pass;    /* digit 0..3 (shift 8 * pass) */
+    uint32_t kind;    /* 0 histogram, 1 permute */
+} gm_rs_launch;
+
+struct gm_rs_params {
+    uint32_t n;                      /* elementCount, a power of two in 16384..65536 */
+    uint32_t groups;                 /* n / 16384 */
+    uint64_t unsorted, bins, scanned, sorted;   /* the four buffers, in this order */
+    gm_rs_launch launch[2 * GM_RS_PASSES];
+    /* followed in the same block by index[GM_RS_PASSES][n] (uint32: where
+     * permute stores the key at each input position) and
+     * digit[GM_RS_PASSES][n] (uint8: its digit in that pass) */
+};
+
+int gm_radixsort_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+/* Keys drawn from a PRNG seeded by seed, 31 bits (like rand()). */
+int gm_radixsort_build_dims(gm_workload *w, uint32_t n, uint64_t seed, gm_error *err);
+
 extern const gm_workload_info gm_catalogue_amdsdk[];
 
 #endif
