@@ -1334,7 +1334,8 @@ static void check_sdkred(uint32_t length)
     for (uint32_t cta = 0; cta < blocks; cta++)
         for (uint32_t wp = 0; wp < 8; wp++) {
             uint32_t tid0 = wp * 32;
-            uint64_t in0 = p->input + 16ull * 2 * 256 * cta;   /* input[2gid], gid = 256 bid + tid */
+            /* input[2gid], gid = 256 bid + tid */
+            uint64_t in0 = p->input + 16ull * 2 * 256 * cta;
             o->n = o->seen = 0;
             push16(o, GM_OP_GLOBAL_LD, ~0u, GM_INST_READ_ONLY, in0, 2, 0, tid0);
             push16(o, GM_OP_GLOBAL_LD, ~0u, GM_INST_READ_ONLY, in0, 2, 1, tid0);
