@@ -185,17 +185,94 @@ int gm_floydwarshall_build(gm_workload *w, gm_size size, uint64_t seed, gm_error
 
 /* Class by the DC-L1 seed's criteria, measured on the 80-core baseline at
  * size tiny: replication ratio 0.75 (> 25%) but L1 miss rate 0.36 (< 50%)
- * and no speedup with a 16x L1, so insensitive. */
+ * and no speedup with a 16x L1, so insensitive. The others, measured the
+ * same way (docs/workloads/amdsdk.md), all have a replication ratio below
+ * 0.06, so all are insensitive. The locality figures are measured by
+ * tests/unit/test_workload_amdsdk.c (test_wg_locality); the seed's are
+ * its Table III at sharing factor 16. */
 const gm_workload_info gm_catalogue_amdsdk[] = {
     {"floydwarshall", "AMD APP SDK 2.x",
      "one launch per pass k: every workgroup reads row k (one line per 32 nodes, shared by "
      "all workgroups of a tile column) and column k (a 16-lane broadcast per row); "
-     "data-dependent stores of the improved distances and paths",
+     "data-dependent stores of the improved distances and paths"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0.56/0.53 (64 B lines), 1.00/1.00 (128 B); seed: SF 16 hit +105%, accesses -47%",
      "insensitive", gm_floydwarshall_build},
     {"matrixtranspose", "AMD APP SDK 2.x",
      "blocked transpose through local memory: each warp loads two 64 B half lines whose "
      "other halves the next workgroup id loads (inter-workgroup locality), stores 16 "
-     "lines of 8 B (uncoalesced, write-evict)",
+     "lines of 8 B (uncoalesced, write-evict)"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0/0 (64 B lines), 1.00/1.00 (128 B); seed: SF 16 hit +51%, accesses -28%",
      "insensitive", gm_matrixtranspose_build},
+    {"dct", "AMD APP SDK 2.x",
+     "8 x 8 blocks: each warp loads 32 B row pieces of its input block (a 64 B line shared "
+     "with the workgroup of the next id) and the 256 B cosine table every workgroup reads; "
+     "local-memory transpose; one coalesced store per warp"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "1.00/1.00 (64 B lines), 1.00/1.00 (128 B); seed: SF 16 hit +37%, accesses -63%",
+     "insensitive", gm_dct_build},
+    {"recursivegaussian", "AMD APP SDK 2.x",
+     "column filter (a work-item per column, width / 256 workgroups) streaming every row "
+     "twice, the second pass loading and storing its own output; then the transpose "
+     "pattern on 4 B pixels, both again on the transposed image"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0/0 (64 B lines), 0.50/0.50 (128 B); seed: SF 16 hit +43%, accesses -18%",
+     "insensitive", gm_recursivegaussian_build},
+    {"scanlargearrays", "AMD APP SDK 2.x",
+     "per-level block scans: two stride-2 loads and stores per work-item (each warp 2 "
+     "lines), a local-memory up / down sweep with shrinking active lanes, one sum per "
+     "group; a one-group scan of the sums; block additions reading one value a group "
+     "and each output element again"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0.03/0.03 (64 B lines), 0.06/0.06 (128 B); seed: SF 16 hit +39%, accesses -4%",
+     "insensitive", gm_scanlargearrays_build},
+    {"blackscholes", "AMD APP SDK 2.x",
+     "pure streaming: one 16 B load and two 16 B stores per work-item (a warp covers two "
+     "256 B row pieces), no reuse inside or across workgroups; SFU-heavy arithmetic"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0/0 (64 B lines), 0/0 (128 B); seed: SF 16 hit +227%, accesses +18%",
+     "insensitive", gm_blackscholes_build},
+    {"binomialoption", "AMD APP SDK 2.x",
+     "a group per option: one 16 B broadcast load per warp, then a long local-memory "
+     "reduction over the tree (two barriers a step, shrinking active lanes); one 16 B "
+     "store per group; almost no global traffic"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "1.00/1.00 (64 B lines), 1.00/1.00 (128 B); seed: SF 16 hit +31%, accesses -60%",
+     "insensitive", gm_binomialoption_build},
+    {"histogram", "AMD APP SDK 2.x",
+     "streaming coalesced loads (256 per work-item, 128 B a warp, no reuse), "
+     "data-dependent byte increments of per-work-item local histograms, a local merge "
+     "and 2 coalesced stores per work-item"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0/0 (64 B lines), 0/0 (128 B); seed: SF 16 hit -10%, accesses +1%",
+     "insensitive", gm_histogram_build},
+    {"fastwalshtransform", "AMD APP SDK 2.x",
+     "one launch per butterfly step over one array: each work-item loads and stores a pair "
+     "step elements apart (coalesced from step 32 on, 2 lines a warp below it); the "
+     "whole array is reread every launch"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0/0 (64 B lines), 0/0 (128 B); seed: SF 16 hit +6%, accesses -17%",
+     "insensitive", gm_fastwalshtransform_build},
+    {"bitonicsort", "AMD APP SDK 2.x",
+     "a launch per (stage, pass), one work-item per workgroup (one-lane warps): each "
+     "loads and stores a pair 2^(stage-pass) elements apart; neighbouring workgroups share "
+     "every line, so nearly all of it is inter-workgroup reuse"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "1.00/1.00 (64 B lines), 1.00/1.00 (128 B); seed: SF 16 hit +1%, accesses -90%",
+     "insensitive", gm_bitonicsort_build},
+    {"sdkreduction", "AMD APP SDK 2.x",
+     "the SDK's Reduction: two 16 B (uint4) stride-2 loads per work-item (a warp reads "
+     "1 KiB), a local-memory tree, one 16 B store per group; no reuse"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0/0 (64 B lines), 0/0 (128 B); seed: SF 16 hit +6%, accesses +2%",
+     "insensitive", gm_sdkreduction_build},
+    {"radixsort", "AMD APP SDK 2.x",
+     "per 8-bit digit a histogram and a permute kernel; every load strides 1 KiB between "
+     "lanes (32 lines a warp instruction), key-dependent local increments and a "
+     "key-dependent scatter of the sorted keys"
+     "; inter-workgroup locality at tiny (shared / adjacent-id fraction): "
+     "0/0 (64 B lines), 0/0 (128 B); seed: SF 16 hit +51%, accesses -6%",
+     "insensitive", gm_radixsort_build},
     {NULL, NULL, NULL, NULL, NULL},
 };
