@@ -30,7 +30,9 @@ struct AtaTwin {
     static constexpr bool kFieldCount = true;
     static constexpr const char* kMatched = "the C tag array blocks";
     static constexpr const char* kOwnCount = "tag array block cycles";
-    static constexpr bool kEvalFall = true;
+    // The seed's 10 x 8 x 64 array, loops kept, costs about 0.8 ms a block
+    // cycle; no logic runs on the falling edge, so it is not evaluated.
+    static constexpr bool kEvalFall = false;
 
     static Params params(unsigned arrays, unsigned sets, unsigned ways, unsigned tag_bits,
                          unsigned ports, unsigned sectors, unsigned mutation)
