@@ -18,6 +18,8 @@
 //   kKind, kNoun, kUnit, kFieldCount, kMatched, kOwnCount: report wording
 //   put(VTop*, Params, In), get(VTop*, Params, Out*), put_idle(VTop*, Params)
 //   kEvalFall                         evaluate the falling edge on its own
+//   kCompareAfterTick                 the C side calls compare after tick
+//                                     (the outputs of the edge just made)
 //   same(Params, Params), text(Params)
 //   compare(Params, expected, actual, Checker&)   every output field
 //   find(System, pattern, std::vector<Found<A>>*, err)   matching instances
@@ -271,12 +273,15 @@ public:
     {
         Twin* t = static_cast<Twin*>(ctx);
         Session* s = t->s;
+        // The cycle this edge ends: the last compared one, or for a block
+        // compared after its edge (kCompareAfterTick) the one after it.
+        uint64_t cycle = A::kCompareAfterTick && t->compared ? t->cycle + 1 : t->cycle;
         if (!t->tracing && !s->wave_path.empty() && t->name == s->wave_instance &&
-            t->cycle >= s->wave_from) {
+            cycle >= s->wave_from) {
             t->rtl->trace_open(s->wave_path);
             t->tracing = true;
         }
-        t->rtl->clock(*in, t->cycle);
+        t->rtl->clock(*in, cycle);
         // A failed RTL assertion is reported by Verilator; with
         // fatalOnError off it is noticed here so that it stops the run
         // with the instance named, like a divergence.
@@ -285,9 +290,9 @@ public:
             std::snprintf(msg, sizeof msg,
                           "co-simulation: RTL of %s stopped at %s %" PRIu64
                           " (%s; Verilator printed why on stdout)",
-                          t->name.c_str(), A::kUnit, t->cycle,
+                          t->name.c_str(), A::kUnit, cycle,
                           s->ctx->gotError() ? "assertion or $error" : "$finish");
-            s->record_failure(t->name, t->cycle, msg);
+            s->record_failure(t->name, cycle, msg);
         }
     }
 
