@@ -15,7 +15,7 @@
 // A block plugs in with an adapter A (tb/cosim/twin_*.h), a struct of
 // static members:
 //   using In, Out, Hook, Params;      port structs, C hook, parameters
-//   kKind, kNoun, kUnit, kFieldCount, kMatched, kOwnCount: report wording
+//   kModel, kNoun, kUnit, kFieldCount, kMatched, kOwnCount: report wording
 //   put(VTop*, Params, In), get(VTop*, Params, Out*), put_idle(VTop*, Params)
 //   kEvalFall                         evaluate the falling edge on its own
 //   kCompareAfterTick                 the C side calls compare after tick
