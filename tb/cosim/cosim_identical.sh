@@ -19,4 +19,4 @@ cmp c.json rtl.json || { echo "FAIL: $CONFIG $WORKLOAD --rtl $PATTERN: statistic
 n=$(sed -n 's/.*gmsim-cosim: \([0-9]*\) instances*, .*compared.*/\1/p' log)
 [ "$n" = "$INSTANCES" ] || { cat log; echo "FAIL: $n instances in RTL, want $INSTANCES"; exit 1; }
 echo "ok: $CONFIG $WORKLOAD --rtl $PATTERN: $n instances in RTL, statistics identical" \
-     "($(grep compared log | sed 's/.*, \([0-9]* router-cycles\).*/\1/') compared)"
+     "($(grep compared log | sed 's/^gmsim-cosim: //' | paste -sd ';' -))"

@@ -32,6 +32,8 @@ struct gm_system_sc::Port {
 
 namespace {
 
+constexpr std::size_t kRunStackBytes = 64u << 20;  // virtual; touched pages only
+
 // A request the socket cannot take: which response status and why.
 tlm::tlm_response_status check_payload(const tlm::tlm_generic_payload& p, std::string* why)
 {
@@ -111,6 +113,10 @@ void gm_system_sc::init(const std::vector<uint32_t>& tlm_cores)
     }
     SC_HAS_PROCESS(gm_system_sc);
     SC_THREAD(run);
+    // The whole run, RTL twins included, executes on this thread's stack:
+    // a Verilated model's evaluation can keep large arrays on it (the ATA
+    // seed's 10 x 8 x 64-way tag array overflowed SystemC's default).
+    set_stack_size(kRunStackBytes);
 }
 
 void gm_system_sc::set_workload(const gm_workload* wl)

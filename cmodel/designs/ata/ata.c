@@ -375,6 +375,35 @@ static void ata_stats_text(const gm_system *s, const void *state, FILE *f)
             t.inst_lat_n ? (double)t.inst_lat_sum / (double)t.inst_lat_n : 0.0);
 }
 
+/* ---- co-simulation hooks ----------------------------------------------------- */
+
+static ata *ata_of(const gm_system *s)
+{
+    return s->design == &gm_ata_design ? s->design_state : NULL;
+}
+
+uint32_t gm_ata_tags_count(const gm_system *s)
+{
+    const ata *a = ata_of(s);
+    return a ? a->nclusters : 0;
+}
+
+const gm_ata_tblk *gm_ata_tags_block(const gm_system *s, uint32_t z)
+{
+    const ata *a = ata_of(s);
+    return a && z < a->nclusters ? &a->blks[z] : NULL;
+}
+
+int gm_ata_tags_attach_twin(gm_system *s, uint32_t z, const gm_ata_tblk_twin *twin,
+                            gm_error *err)
+{
+    ata *a = ata_of(s);
+    if (!a || z >= a->nclusters)
+        return gm_fail(err, "no ATA tag array instance %u", z);
+    a->tags[z].twin = twin;
+    return 0;
+}
+
 const gm_design_ops gm_ata_design = {
     .name = "ata",
     .summary = "ATA-Cache: per cluster, L1s with an aggregated tag array, a cluster "

@@ -19,4 +19,16 @@ extern const gm_config_section gm_ata_section;
 extern const gm_config_key gm_ata_keys[GM_ATA_NKEYS];
 int gm_ata_validate(const gm_config *c, gm_error *err);
 
+/* System co-simulation of the clusters' aggregated tag array blocks
+ * (ata_tagblk.h), as gm_ccn_shadow_* for the CCN shadow tags: how many
+ * (0 when the system is not kind = ata), block z's parameters, and
+ * attaching an RTL twin to block z (before the run). */
+struct gm_system;
+struct gm_ata_tblk;
+struct gm_ata_tblk_twin;
+uint32_t gm_ata_tags_count(const struct gm_system *s);
+const struct gm_ata_tblk *gm_ata_tags_block(const struct gm_system *s, uint32_t z);
+int gm_ata_tags_attach_twin(struct gm_system *s, uint32_t z,
+                            const struct gm_ata_tblk_twin *twin, gm_error *err);
+
 #endif

@@ -72,6 +72,20 @@ typedef struct gm_ata_tblk {
     uint64_t ev_tag[GM_ATA_TBLK_MAX_ARRAYS];
 } gm_ata_tblk;
 
+/* A second implementation of the block (its Verilated RTL) for system
+ * co-simulation, shaped as gm_router_twin (noc/net.h): at every edge of
+ * the block the owner clocks the twin with the same inputs as the C
+ * block (tick), takes the twin's outputs (eval) in place of the C
+ * block's, and hands both to compare(), which returns non-zero on a
+ * divergence (the twin's owner stops the run). */
+typedef struct gm_ata_tblk_twin {
+    void *ctx;
+    void (*eval)(void *ctx, gm_ata_tblk_out *out);
+    void (*tick)(void *ctx, const gm_ata_tblk_in *in);
+    int (*compare)(void *ctx, uint64_t cycle, const gm_ata_tblk_out *expected,
+                   const gm_ata_tblk_out *actual);
+} gm_ata_tblk_twin;
+
 int gm_ata_tblk_init(gm_ata_tblk *b, uint32_t arrays, uint32_t sets, uint32_t ways,
                      uint32_t tag_bits, uint32_t ports, uint32_t sectors, gm_error *err);
 void gm_ata_tblk_free(gm_ata_tblk *b);

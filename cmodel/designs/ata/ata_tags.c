@@ -32,6 +32,25 @@ static void split(const gm_ata_tags *t, uint64_t addr, uint32_t *set, uint64_t *
     *tag = line / t->blk->sets;
 }
 
+/* One edge of the block with inputs in; out gets the outputs after it
+ * (the twin's when one is attached) when want_out, or always with a twin,
+ * which is compared every edge. */
+static void block_edge(gm_ata_tags *t, const gm_ata_tblk_in *in, gm_ata_tblk_out *out,
+                       bool want_out)
+{
+    gm_ata_tblk_tick(t->blk, in);
+    if (t->twin) {
+        gm_ata_tblk_out c;
+        gm_ata_tblk_eval(t->blk, &c);
+        t->twin->tick(t->twin->ctx, in);
+        t->twin->eval(t->twin->ctx, out);
+        t->twin->compare(t->twin->ctx, t->edges, &c, out);
+    } else if (want_out) {
+        gm_ata_tblk_eval(t->blk, out);
+    }
+    t->edges++;
+}
+
 void gm_ata_tags_mirror(gm_ata_tags *t, uint32_t n, uint8_t op, uint64_t addr,
                         uint8_t sectors, uint64_t victim_line)
 {
@@ -42,11 +61,10 @@ void gm_ata_tags_mirror(gm_ata_tags *t, uint32_t n, uint8_t op, uint64_t addr,
     in.upd_op[n] = op;
     in.upd_sectors[n] = sectors;
     split(t, addr, &in.upd_set[n], &in.upd_tag[n]);
-    gm_ata_tblk_tick(t->blk, &in);
+    gm_ata_tblk_out out;
+    block_edge(t, &in, &out, op == GM_ATA_OP_FILL);
     if (op != GM_ATA_OP_FILL)
         return;
-    gm_ata_tblk_out out;
-    gm_ata_tblk_eval(t->blk, &out);
     t->blk_checks++;
     bool want = victim_line != UINT64_MAX;
     if (out.evict_valid[n] != want ||
@@ -62,9 +80,8 @@ void gm_ata_tags_check(gm_ata_tags *t, uint64_t addr, uint8_t need, uint32_t hv)
     in.req_valid[0] = 1;
     in.req_sectors[0] = need;
     split(t, addr, &in.req_set[0], &in.req_tag[0]);
-    gm_ata_tblk_tick(t->blk, &in);
     gm_ata_tblk_out out;
-    gm_ata_tblk_eval(t->blk, &out);
+    block_edge(t, &in, &out, true);
     t->blk_checks++;
     if (out.hit_vec[0] != hv)
         t->blk_mismatches++;

@@ -32,6 +32,12 @@ typedef struct gm_ata_tags {
      * with it. NULL: not kept. */
     gm_ata_tblk *blk;
     uint64_t blk_checks, blk_mismatches;
+    /* System co-simulation: the block's RTL, whose outputs then stand for
+     * the block's (the C block runs in shadow), or NULL. The block is
+     * clocked once per tag change or lookup, not every core cycle, so a
+     * twin's cycle is the block's edge count, `edges`. */
+    const gm_ata_tblk_twin *twin;
+    uint64_t edges;
     gm_time cycle;               /* edge the count below belongs to */
     uint32_t used;               /* requests taken at `cycle` */
 } gm_ata_tags;

@@ -71,6 +71,16 @@ typedef struct gm_dcl1 {
 
 extern const gm_design_ops gm_dcl1_design;
 
+/* System co-simulation of the nodes' queue blocks (docs/cosim.md), as
+ * gm_ccn_shadow_* for the CCN shadow tags: how many (0 when the system is
+ * not kind = dcl1), node k's queue depth, and attaching an RTL twin to
+ * node k's queues (before the run; twin must outlive it). */
+struct gm_system;
+uint32_t gm_dcl1_queue_count(const struct gm_system *s);
+uint32_t gm_dcl1_queue_depth(const struct gm_system *s, uint32_t k);
+int gm_dcl1_queue_attach_twin(struct gm_system *s, uint32_t k, const gm_dcl1q_twin *twin,
+                              gm_error *err);
+
 /* The [dcl1] section (dcl1_config.c). */
 extern const gm_config_section gm_dcl1_section;
 #define GM_DCL1_NKEYS 13

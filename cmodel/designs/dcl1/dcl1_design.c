@@ -293,6 +293,35 @@ static void dcl1_stats_text(const gm_system *s, const void *state, FILE *f)
             name, d->topo.nodes);
 }
 
+/* ---- co-simulation hooks ----------------------------------------------------- */
+
+static gm_dcl1 *dcl1_of(const gm_system *s)
+{
+    return s->design == &gm_dcl1_design ? s->design_state : NULL;
+}
+
+uint32_t gm_dcl1_queue_count(const gm_system *s)
+{
+    const gm_dcl1 *d = dcl1_of(s);
+    return d ? d->topo.nodes : 0;
+}
+
+uint32_t gm_dcl1_queue_depth(const gm_system *s, uint32_t k)
+{
+    const gm_dcl1 *d = dcl1_of(s);
+    return d && k < d->topo.nodes ? d->nodes[k].q.depth : 0;
+}
+
+int gm_dcl1_queue_attach_twin(gm_system *s, uint32_t k, const gm_dcl1q_twin *twin,
+                              gm_error *err)
+{
+    gm_dcl1 *d = dcl1_of(s);
+    if (!d || k >= d->topo.nodes)
+        return gm_fail(err, "no DC-L1 node queue instance %u", k);
+    d->nodes[k].twin = twin;
+    return 0;
+}
+
 const gm_design_ops gm_dcl1_design = {
     .name = "dcl1",
     .summary = "decoupled L1: lite cores, DC-L1 nodes between NoC#1 and NoC#2 "

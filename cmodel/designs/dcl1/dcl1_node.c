@@ -138,6 +138,19 @@ static void drive_cache(gm_dcl1_node *n, const gm_dcl1q_out *o, gm_dcl1q_in *in,
     }
 }
 
+/* Co-simulation: the twin's outputs replace the C block's, o, unless they
+ * differ; then the C block's drive the rest of this edge (the run stops
+ * after it), so that a wrong handle cannot reach the handle table. The
+ * cycle is the block's count of ticked edges (idle edges are skipped, as
+ * for the C block). */
+static void twin_outputs(gm_dcl1_node *n, gm_dcl1q_out *o)
+{
+    gm_dcl1q_out rtl;
+    n->twin->eval(n->twin->ctx, &rtl);
+    if (n->twin->compare(n->twin->ctx, n->q.st.ticks, o, &rtl) == 0)
+        *o = rtl;
+}
+
 void gm_dcl1_node_tick(gm_dcl1_node *n, gm_time now)
 {
     if (gm_dcl1q_idle(&n->q) && !gm_dcl1_cache_has_output(&n->cache) &&
@@ -147,9 +160,13 @@ void gm_dcl1_node_tick(gm_dcl1_node *n, gm_time now)
     gm_dcl1q_in in;
     memset(&in, 0, sizeof in);
     gm_dcl1q_eval(&n->q, &o);
+    if (n->twin)
+        twin_outputs(n, &o);
     drive_network_inputs(n, &o, &in, now);
     drive_cache(n, &o, &in, now);
     gm_dcl1q_tick(&n->q, &in);
+    if (n->twin)
+        n->twin->tick(n->twin->ctx, &in);
     if (o.n1_rep_valid && in.n1_rep_ready) {
         gm_req *r = req_of(n, o.n1_rep_handle);
         leave(n, r);

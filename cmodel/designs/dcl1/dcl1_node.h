@@ -59,6 +59,7 @@ typedef struct gm_dcl1_node {
     gm_dcl1_node_ports p;
     gm_dcl1_lat lat;
     uint64_t handle_errors;    /* the handle table could not grow: must stay 0 */
+    const gm_dcl1q_twin *twin; /* co-simulation: the queues' RTL drives, the C runs in shadow */
 } gm_dcl1_node;
 
 /* homes: the nodes that share the address space with this one (M), each

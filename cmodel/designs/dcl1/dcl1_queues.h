@@ -127,6 +127,20 @@ typedef struct gm_dcl1q {
     gm_dcl1q_stats st;
 } gm_dcl1q;
 
+/* A second implementation of the block (its Verilated RTL) for system
+ * co-simulation, shaped as gm_router_twin (noc/net.h): while one is
+ * attached to a node, the node drives its network and cache from the
+ * twin's outputs (eval), clocks it with the inputs it gives the C block
+ * (tick), and compare() gets both outputs every ticked edge, returning
+ * non-zero on a divergence (the twin's owner stops the run). */
+typedef struct gm_dcl1q_twin {
+    void *ctx;
+    void (*eval)(void *ctx, gm_dcl1q_out *out);
+    void (*tick)(void *ctx, const gm_dcl1q_in *in);
+    int (*compare)(void *ctx, uint64_t cycle, const gm_dcl1q_out *expected,
+                   const gm_dcl1q_out *actual);
+} gm_dcl1q_twin;
+
 /* depth 1..GM_DCL1Q_MAX_DEPTH. */
 int gm_dcl1q_init(gm_dcl1q *q, uint32_t depth, gm_error *err);
 void gm_dcl1q_free(gm_dcl1q *q);
