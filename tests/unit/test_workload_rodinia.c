@@ -2451,9 +2451,10 @@ static void test_walk_and_bench(void **state)
 /* ---------------------------------------------------------------- whole system */
 
 /* Every tiny workload runs to completion on configs/small.ini. */
-static void test_simulate_tiny(void **state)
+/* Each named kernel, built at size tiny, runs to completion on
+ * configs/small.ini. */
+static void simulate_tiny_on_small(const char *const *names, size_t n)
 {
-    (void)state;
     const char *src = getenv("GM_SOURCE_DIR");
     char path[1024];
     gm_config cfg;
@@ -2463,19 +2464,25 @@ static void test_simulate_tiny(void **state)
     gm_config_defaults(&cfg);
     if (gm_config_load_file(&cfg, path, &err))
         fail_msg("%s", err.msg);
-    for (size_t i = 0; i < NRODINIA; i++) {
-        gm_workload w = build_tiny(rodinia[i], 1);
+    for (size_t i = 0; i < n; i++) {
+        gm_workload w = build_tiny(names[i], 1);
         gm_system *s = calloc(1, sizeof *s);
         assert_non_null(s);
         if (gm_system_init(s, &cfg, &err))
             fail_msg("%s", err.msg);
         if (gm_system_run(s, &w, &err))
-            fail_msg("%s: %s", rodinia[i], err.msg);
+            fail_msg("%s: %s", names[i], err.msg);
         assert_int_equal(s->status, GM_RUN_DONE);
         gm_system_free(s);
         free(s);
         gm_workload_free(&w);
     }
+}
+
+static void test_simulate_tiny(void **state)
+{
+    (void)state;
+    simulate_tiny_on_small(rodinia, NRODINIA);
 }
 
 /* ---------------------------------------------------------------- cfd (euler3d) */
@@ -2956,28 +2963,10 @@ static void test_ata_rodinia_streams(void **state)
 static void test_ata_rodinia_simulate(void **state)
 {
     (void)state;
-    const char *src = getenv("GM_SOURCE_DIR");
-    char path[1024];
-    gm_config cfg;
-    gm_error err = {{0}};
-    assert_non_null(src);
-    snprintf(path, sizeof path, "%s/configs/small.ini", src);
-    gm_config_defaults(&cfg);
-    if (gm_config_load_file(&cfg, path, &err))
-        fail_msg("%s", err.msg);
-    for (size_t i = 0; i < NATA_RODINIA; i++) {
-        gm_workload w = build_tiny(ata_rodinia[i].name, 1);
-        gm_system *s = calloc(1, sizeof *s);
-        assert_non_null(s);
-        if (gm_system_init(s, &cfg, &err))
-            fail_msg("%s", err.msg);
-        if (gm_system_run(s, &w, &err))
-            fail_msg("%s: %s", ata_rodinia[i].name, err.msg);
-        assert_int_equal(s->status, GM_RUN_DONE);
-        gm_system_free(s);
-        free(s);
-        gm_workload_free(&w);
-    }
+    const char *names[NATA_RODINIA];
+    for (size_t i = 0; i < NATA_RODINIA; i++)
+        names[i] = ata_rodinia[i].name;
+    simulate_tiny_on_small(names, NATA_RODINIA);
 }
 
 /* ---------------------------------------------------------------- the CCN seed's kernels */
@@ -3101,28 +3090,10 @@ static void test_more_walk_and_bench(void **state)
 static void test_more_simulate_tiny(void **state)
 {
     (void)state;
-    const char *src = getenv("GM_SOURCE_DIR");
-    char path[1024];
-    gm_config cfg;
-    gm_error err = {{0}};
-    assert_non_null(src);
-    snprintf(path, sizeof path, "%s/configs/small.ini", src);
-    gm_config_defaults(&cfg);
-    if (gm_config_load_file(&cfg, path, &err))
-        fail_msg("%s", err.msg);
-    for (size_t i = 0; i < NMORE; i++) {
-        gm_workload w = build_tiny(more[i].name, 1);
-        gm_system *s = calloc(1, sizeof *s);
-        assert_non_null(s);
-        if (gm_system_init(s, &cfg, &err))
-            fail_msg("%s", err.msg);
-        if (gm_system_run(s, &w, &err))
-            fail_msg("%s: %s", more[i].name, err.msg);
-        assert_int_equal(s->status, GM_RUN_DONE);
-        gm_system_free(s);
-        free(s);
-        gm_workload_free(&w);
-    }
+    const char *names[NMORE];
+    for (size_t i = 0; i < NMORE; i++)
+        names[i] = more[i].name;
+    simulate_tiny_on_small(names, NMORE);
 }
 
 int main(void)
