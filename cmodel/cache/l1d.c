@@ -67,6 +67,15 @@ void gm_l1d_count_refusal(gm_l1d *c, const gm_req *r, gm_time now)
     c->stats.res_fail[gm_l1d_check(c, r, now)]++;
 }
 
+bool gm_l1d_offer(gm_l1d *c, const gm_req *r, gm_time now)
+{
+    gm_l1d_fail why = gm_l1d_check(c, r, now);
+    if (why == GM_L1D_OK)
+        return true;
+    c->stats.res_fail[why]++;
+    return false;
+}
+
 static void missq_push(gm_l1d *c, gm_req *r, gm_time now)
 {
     assert(!missq_full(c));

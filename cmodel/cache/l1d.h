@@ -83,6 +83,9 @@ bool gm_l1d_can_access(const gm_l1d *c, const gm_req *r, gm_time now);
 /* Counts a refusal of r in stats.res_fail (call when can_access said no
  * and the access is given up for this cycle). */
 void gm_l1d_count_refusal(gm_l1d *c, const gm_req *r, gm_time now);
+/* can_access and count_refusal in one check: whether r would be
+ * accepted at now; a refusal is counted. */
+bool gm_l1d_offer(gm_l1d *c, const gm_req *r, gm_time now);
 /* Accepts r; only after gm_l1d_can_access(c, r, now) returned true.
  * r->addr, sectors, kind and src must be set. */
 void gm_l1d_access(gm_l1d *c, gm_req *r, gm_time now);
