@@ -540,8 +540,10 @@ static void ldst_cycle(gm_core *c, gm_time now)
     gm_ldst_entry *e = &c->ldst[c->ldst_head];
     if (e->next_line < e->nlines) {
         const gm_coalesced_line *ln = &e->co.line[e->next_line];
-        gm_req probe = {.addr = ln->addr, .sectors = ln->sectors, .kind = e->kind};
-        if (!c->port.ops->offer(c->port.ctx, &probe, now)) {
+        c->probe.addr = ln->addr;
+        c->probe.sectors = ln->sectors;
+        c->probe.kind = e->kind;
+        if (!c->port.ops->offer(c->port.ctx, &c->probe, now)) {
             c->stats.l1_refusals++;
             return;
         }
