@@ -488,11 +488,9 @@ static void schedule(gm_core *c, uint32_t sched)
         uint64_t before = c->events;
         r = c->cfg->warp_sched == GM_SCHED_GTO ? schedule_gto(c, sched)
                                                : schedule_lrr(c, sched);
-        /* An issue is not an event for the other schedulers: their warps
-         * are not its warps, and what it takes from the shared LD/ST
-         * queue and memory records can only keep them waiting. What an
-         * issue can release (a barrier, a finished warp) counts itself. */
-        if (r != ISSUED && c->events == before) {
+        if (r == ISSUED) {
+            c->events++;
+        } else if (c->events == before) {
             c->sleep_events[sched] = before;
             c->sleep_until[sched] = compute_wake(c, sched);
             c->sleep_reason[sched] = (uint8_t)r;
