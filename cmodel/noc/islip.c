@@ -94,14 +94,18 @@ uint32_t gm_islip_alloc(const gm_islip *s, const uint64_t *req,
     uint16_t best_res[GM_ISLIP_MAX], best_dist[GM_ISLIP_MAX];
     uint32_t n = 0;
 
-    memset(req_matched, 0, words * sizeof req_matched[0]);
+    /* Loops, not memset: one or two words in practice, and a libc call
+     * per allocation cost more than the stores. */
+    for (uint32_t w = 0; w < words; w++)
+        req_matched[w] = 0;
     for (uint32_t w = 0; w < rwords; w++)
         live[w] = s->res_hint ? s->res_hint[w] : ~0ull;
     if (ns & 63)
         live[rwords - 1] &= (1ull << (ns & 63)) - 1;
     for (uint32_t it = 0; it < s->iters; it++) {
         uint32_t ng = 0;
-        memset(granted, 0, words * sizeof granted[0]);
+        for (uint32_t w = 0; w < words; w++)
+            granted[w] = 0;
         for (uint32_t rw = 0; rw < rwords; rw++) {
             for (uint64_t bits = live[rw]; bits; bits &= bits - 1) {
                 uint32_t j = rw * 64 + (uint32_t)__builtin_ctzll(bits);
