@@ -43,13 +43,6 @@ int gm_coalesce(const gm_inst *in, gm_coalesced *out)
         mask &= mask - 1;
         uint64_t a = in->addr[lane];
         uint64_t e = a + last;
-        /* The common case, first: the piece lies inside the current line
-         * (cur_mask is 0 only while there is no current line). */
-        if (cur_mask && ((a ^ cur_line) | (e ^ cur_line)) < GM_LINE_BYTES) {
-            cur_mask |= (0xfu << ((a / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE)) &
-                        (0xfu >> (3 - (e / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE));
-            continue;
-        }
         unsigned s0 = (unsigned)(a / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE;
         unsigned s1 = (unsigned)(e / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE;
         uint64_t la = a & ~LINE_MASK, le = e & ~LINE_MASK;

@@ -94,18 +94,18 @@ uint32_t gm_islip_alloc(const gm_islip *s, const uint64_t *req,
     uint16_t best_res[GM_ISLIP_MAX], best_dist[GM_ISLIP_MAX];
     uint32_t n = 0;
 
-    /* Loops, not memset: one or two words in practice, and a libc call
-     * per allocation cost more than the stores. */
-    for (uint32_t w = 0; w < words; w++)
-        req_matched[w] = 0;
+    /* Only the words in use are cleared, the first one by hand: gcc
+     * turns a clearing loop into a libc memset call, which for the one
+     * word of a small router cost more than the allocation itself. */
+    req_matched[0] = granted[0] = 0;
+    for (uint32_t w = 1; w < words; w++)
+        req_matched[w] = granted[w] = 0;
     for (uint32_t w = 0; w < rwords; w++)
         live[w] = s->res_hint ? s->res_hint[w] : ~0ull;
     if (ns & 63)
         live[rwords - 1] &= (1ull << (ns & 63)) - 1;
     for (uint32_t it = 0; it < s->iters; it++) {
         uint32_t ng = 0;
-        for (uint32_t w = 0; w < words; w++)
-            granted[w] = 0;
         for (uint32_t rw = 0; rw < rwords; rw++) {
             for (uint64_t bits = live[rw]; bits; bits &= bits - 1) {
                 uint32_t j = rw * 64 + (uint32_t)__builtin_ctzll(bits);
@@ -142,6 +142,9 @@ uint32_t gm_islip_alloc(const gm_islip *s, const uint64_t *req,
             gm_bit_set(req_matched, i);
             gm_bit_clear(live, j);
         }
+        /* Cleared where this iteration set it, for the same reason. */
+        for (uint32_t g = 0; g < ng; g++)
+            granted[g_req[g] >> 6] = 0;
     }
     return n;
 }
