@@ -45,16 +45,22 @@ static bool missq_full(const gm_l1d *c)
     return c->missq_count == c->cfg.miss_queue;
 }
 
-gm_l1d_fail gm_l1d_check(const gm_l1d *c, const gm_req *r, gm_time now)
+/* The verdict apart from the data port. */
+static gm_l1d_fail check_state(const gm_l1d *c, const gm_req *r)
 {
-    if (c->last_access == now || gm_cache_port_busy(&c->e, now))
-        return GM_L1D_FAIL_PORT;
     if (r->kind != GM_REQ_LOAD)
         return missq_full(c) ? GM_L1D_FAIL_MISSQ : GM_L1D_OK;
     gm_cache_probe p = gm_cache_probe_read(&c->e, r->addr, r->sectors);
     if (p.fail != GM_CACHE_OK)
         return (gm_l1d_fail)p.fail;
     return p.outcome == GM_CACHE_MISS && missq_full(c) ? GM_L1D_FAIL_MISSQ : GM_L1D_OK;
+}
+
+gm_l1d_fail gm_l1d_check(const gm_l1d *c, const gm_req *r, gm_time now)
+{
+    if (c->last_access == now || gm_cache_port_busy(&c->e, now))
+        return GM_L1D_FAIL_PORT;
+    return check_state(c, r);
 }
 
 bool gm_l1d_can_access(const gm_l1d *c, const gm_req *r, gm_time now)
@@ -65,6 +71,32 @@ bool gm_l1d_can_access(const gm_l1d *c, const gm_req *r, gm_time now)
 void gm_l1d_count_refusal(gm_l1d *c, const gm_req *r, gm_time now)
 {
     c->stats.res_fail[gm_l1d_check(c, r, now)]++;
+}
+
+/* Exact: a refusal for the same (addr, sectors, kind) with no change to
+ * the tags, MSHRs or miss queue since would be found again; the data
+ * port, which others may hold (a CCN steal), is looked at every time. */
+bool gm_l1d_offer(gm_l1d *c, const gm_req *r, gm_time now)
+{
+    gm_l1d_fail why;
+    if (c->last_access == now || gm_cache_port_busy(&c->e, now)) {
+        why = GM_L1D_FAIL_PORT;
+    } else if (c->memo_valid && c->memo_changes == c->changes && c->memo_addr == r->addr &&
+               c->memo_sectors == r->sectors && c->memo_kind == r->kind) {
+        why = (gm_l1d_fail)c->memo_fail;
+    } else {
+        why = check_state(c, r);
+        if (why == GM_L1D_OK)
+            return true;
+        c->memo_valid = 1;
+        c->memo_changes = c->changes;
+        c->memo_addr = r->addr;
+        c->memo_sectors = r->sectors;
+        c->memo_kind = r->kind;
+        c->memo_fail = (uint8_t)why;
+    }
+    c->stats.res_fail[why]++;
+    return false;
 }
 
 static void missq_push(gm_l1d *c, gm_req *r, gm_time now)
@@ -82,6 +114,7 @@ void gm_l1d_access(gm_l1d *c, gm_req *r, gm_time now)
 {
     assert(gm_l1d_can_access(c, r, now));
     c->last_access = now;
+    c->changes++;
     r->l1 = (uint16_t)c->id;
     gm_req_move(r, GM_LOC_L1, c->id, now);
     gm_cache_count_access(&c->e, r);
@@ -144,6 +177,7 @@ static void take_reply(gm_l1d *c, gm_time now)
         gm_cache_filled f;
         if (!gm_cache_fill(&c->e, r, gm_cache_fill_mask(&c->e, r), now, &f))
             return;
+        c->changes++;
         gm_link_pop(c->p.fill_in, now);
         c->outstanding--;
         for (gm_req *w = f.waiters, *next; w; w = next) {
@@ -165,6 +199,7 @@ void gm_l1d_tick(gm_l1d *c, gm_time now)
         gm_req *r = c->missq[c->missq_head];
         c->missq_head = (c->missq_head + 1) % c->cfg.miss_queue;
         c->missq_count--;
+        c->changes++;
         gm_link_push(c->p.miss_out, r, now);
         c->outstanding++;
     }

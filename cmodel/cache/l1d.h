@@ -68,6 +68,16 @@ typedef struct gm_l1d {
     gm_req_fifo done;          /* completed by a fill or a reply */
     uint32_t outstanding;      /* requests sent on miss_out, reply not yet back */
     gm_time last_access;       /* edge of the last accepted access */
+    /* The last refused offer and why (docs/architecture.md, "Exact
+     * shortcuts"): a stalled LD/ST unit offers the same line every cycle,
+     * and apart from the data port the verdict depends only on the tags,
+     * the MSHRs and the miss queue, which change only through this file;
+     * `changes` counts those changes. */
+    uint64_t changes;
+    uint64_t memo_changes;
+    uint64_t memo_addr;
+    uint8_t memo_sectors, memo_kind, memo_valid;
+    uint8_t memo_fail;         /* gm_l1d_fail, never GM_L1D_OK or _PORT */
     gm_l1d_stats stats;
 } gm_l1d;
 
@@ -83,6 +93,9 @@ bool gm_l1d_can_access(const gm_l1d *c, const gm_req *r, gm_time now);
 /* Counts a refusal of r in stats.res_fail (call when can_access said no
  * and the access is given up for this cycle). */
 void gm_l1d_count_refusal(gm_l1d *c, const gm_req *r, gm_time now);
+/* can_access and count_refusal in one check: whether r would be
+ * accepted at now; a refusal is counted. */
+bool gm_l1d_offer(gm_l1d *c, const gm_req *r, gm_time now);
 /* Accepts r; only after gm_l1d_can_access(c, r, now) returned true.
  * r->addr, sectors, kind and src must be set. */
 void gm_l1d_access(gm_l1d *c, gm_req *r, gm_time now);

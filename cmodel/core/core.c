@@ -8,6 +8,16 @@
 
 #define RECS_PER_WARP 8
 
+/* Active lanes. The portable build has no popcount instruction, and
+ * __builtin_popcount became a libgcc call once per issued instruction. */
+static inline uint32_t lanes(uint32_t m)
+{
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (m * 0x01010101u) >> 24;
+}
+
 /* ---- scoreboard ---------------------------------------------------- */
 
 static bool reg_pending_mem(const gm_warp *w, uint8_t r)
@@ -374,7 +384,7 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
             .reg = in->dst, .ready = c->cycle + op_latency(c->cfg, in->op)};
     }
     c->stats.warp_insts++;
-    c->stats.thread_insts += (uint64_t)__builtin_popcount(in->mask);
+    c->stats.thread_insts += lanes(in->mask);
     w->ibuf_pos++;
     ws->flags &= (uint8_t)~(GM_WS_DEPSOK | GM_WS_HEADMEM);
     return ISSUED;
@@ -528,8 +538,10 @@ static void ldst_cycle(gm_core *c, gm_time now)
     gm_ldst_entry *e = &c->ldst[c->ldst_head];
     if (e->next_line < e->nlines) {
         const gm_coalesced_line *ln = &e->co.line[e->next_line];
-        gm_req probe = {.addr = ln->addr, .sectors = ln->sectors, .kind = e->kind};
-        if (!c->port.ops->offer(c->port.ctx, &probe, now)) {
+        c->probe.addr = ln->addr;
+        c->probe.sectors = ln->sectors;
+        c->probe.kind = e->kind;
+        if (!c->port.ops->offer(c->port.ctx, &c->probe, now)) {
             c->stats.l1_refusals++;
             return;
         }

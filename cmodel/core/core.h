@@ -169,6 +169,10 @@ typedef struct gm_core {
     uint64_t sleep_events[8];
     uint8_t sleep_reason[8];
     uint64_t last_progress;  /* cycle of the last issue or completion */
+    /* What the LD/ST head is offered as: only addr, sectors and kind are
+     * ever set, so the rest stays zero from init (building a zeroed
+     * gm_req per offer cost 2% of a run). */
+    gm_req probe;
     uint32_t pending_finish; /* CTAs finished during this cycle's issue */
     gm_core_stats stats;
 } gm_core;

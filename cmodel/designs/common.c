@@ -14,12 +14,12 @@ gm_req *gm_l1d_port_pop_reply(void *l1, gm_time now)
     return gm_l1d_pop_done(l1, now);
 }
 
+/* One check, counted when it refuses: a refused LD/ST head is offered
+ * again every cycle, so asking twice (can_access, then count_refusal)
+ * doubled the cost of the most frequent call of a stalled core. */
 bool gm_l1d_port_offer(void *l1, const gm_req *probe, gm_time now)
 {
-    if (gm_l1d_can_access(l1, probe, now))
-        return true;
-    gm_l1d_count_refusal(l1, probe, now);
-    return false;
+    return gm_l1d_offer(l1, probe, now);
 }
 
 void gm_l1d_port_accept(void *l1, gm_req *r, gm_time now)

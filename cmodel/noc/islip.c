@@ -80,9 +80,12 @@ uint32_t gm_islip_alloc(const gm_islip *s, const uint64_t *req,
                         gm_islip_match *out)
 {
     const uint32_t nr = s->n_req, ns = s->n_res;
-    const uint32_t words = GM_BITS_WORDS(nr);
-    uint64_t req_matched[MAX_WORDS] = {0};
-    uint64_t res_matched[MAX_WORDS] = {0};
+    const uint32_t words = GM_BITS_WORDS(nr), rwords = GM_BITS_WORDS(ns);
+    uint64_t req_matched[MAX_WORDS];
+    /* Resources still worth a grant arbiter: not matched, and with a
+     * candidate at the last look (a column with no unmatched requester
+     * stays so, as matched requesters stay matched). */
+    uint64_t live[MAX_WORDS];
     uint64_t granted[MAX_WORDS];
     uint64_t cand[MAX_WORDS];
     /* Grants of one iteration, in resource order; the accept arbiter of a
@@ -91,31 +94,43 @@ uint32_t gm_islip_alloc(const gm_islip *s, const uint64_t *req,
     uint16_t best_res[GM_ISLIP_MAX], best_dist[GM_ISLIP_MAX];
     uint32_t n = 0;
 
+    /* Only the words in use are cleared, the first one by hand: gcc
+     * turns a clearing loop into a libc memset call, which for the one
+     * word of a small router cost more than the allocation itself. */
+    req_matched[0] = granted[0] = 0;
+    for (uint32_t w = 1; w < words; w++)
+        req_matched[w] = granted[w] = 0;
+    for (uint32_t w = 0; w < rwords; w++)
+        live[w] = s->res_hint ? s->res_hint[w] : ~0ull;
+    if (ns & 63)
+        live[rwords - 1] &= (1ull << (ns & 63)) - 1;
     for (uint32_t it = 0; it < s->iters; it++) {
         uint32_t ng = 0;
-        memset(granted, 0, words * sizeof granted[0]);
-        for (uint32_t j = 0; j < ns; j++) {
-            if (gm_bit_test(res_matched, j))
-                continue;
-            const uint64_t *col = req + (uint64_t)j * words;
-            uint64_t any = 0;
-            for (uint32_t w = 0; w < words; w++) {
-                cand[w] = col[w] & ~req_matched[w];
-                any |= cand[w];
+        for (uint32_t rw = 0; rw < rwords; rw++) {
+            for (uint64_t bits = live[rw]; bits; bits &= bits - 1) {
+                uint32_t j = rw * 64 + (uint32_t)__builtin_ctzll(bits);
+                const uint64_t *col = req + (uint64_t)j * words;
+                uint64_t any = 0;
+                for (uint32_t w = 0; w < words; w++) {
+                    cand[w] = col[w] & ~req_matched[w];
+                    any |= cand[w];
+                }
+                if (!any) {
+                    gm_bit_clear(live, j);
+                    continue;
+                }
+                uint32_t i = gm_rr_search(cand, nr, s->grant_ptr[j]);
+                uint32_t a = s->accept_ptr[i];
+                uint16_t dist = (uint16_t)(j >= a ? j - a : j + ns - a);
+                g_req[ng] = (uint16_t)i;
+                g_res[ng] = (uint16_t)j;
+                ng++;
+                if (!gm_bit_test(granted, i) || dist < best_dist[i]) {
+                    best_res[i] = (uint16_t)j;
+                    best_dist[i] = dist;
+                }
+                gm_bit_set(granted, i);
             }
-            if (!any)
-                continue;
-            uint32_t i = gm_rr_search(cand, nr, s->grant_ptr[j]);
-            uint32_t a = s->accept_ptr[i];
-            uint16_t dist = (uint16_t)(j >= a ? j - a : j + ns - a);
-            g_req[ng] = (uint16_t)i;
-            g_res[ng] = (uint16_t)j;
-            ng++;
-            if (!gm_bit_test(granted, i) || dist < best_dist[i]) {
-                best_res[i] = (uint16_t)j;
-                best_dist[i] = dist;
-            }
-            gm_bit_set(granted, i);
         }
         if (ng == 0)
             break; /* nothing changes in later iterations either */
@@ -125,8 +140,11 @@ uint32_t gm_islip_alloc(const gm_islip *s, const uint64_t *req,
                 continue;
             out[n++] = (gm_islip_match){(uint16_t)i, (uint16_t)j, (uint8_t)it};
             gm_bit_set(req_matched, i);
-            gm_bit_set(res_matched, j);
+            gm_bit_clear(live, j);
         }
+        /* Cleared where this iteration set it, for the same reason. */
+        for (uint32_t g = 0; g < ng; g++)
+            granted[g_req[g] >> 6] = 0;
     }
     return n;
 }

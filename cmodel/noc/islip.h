@@ -94,6 +94,12 @@ typedef struct gm_islip {
     uint32_t iters;        /* 1..255 */
     uint16_t *grant_ptr;   /* [n_res], each in [0, n_req) */
     uint16_t *accept_ptr;  /* [n_req], each in [0, n_res) */
+    /* Optional, GM_BITS_WORDS(n_res) words: a superset of the resources
+     * whose request column is not empty, so the grant arbiters of the
+     * others are not visited (a router knows which outputs its inputs
+     * asked for). NULL: every resource is looked at. The matching is the
+     * same either way. */
+    const uint64_t *res_hint;
 } gm_islip;
 
 /* Allocates zeroed pointers (every arbiter starts at index 0). */

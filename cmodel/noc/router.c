@@ -82,6 +82,7 @@ int gm_router_init(gm_router *r, const gm_router_cfg *cfg, gm_error *err)
     r->va_cols = calloc((size_t)v * r->w_iv, sizeof *r->va_cols);
     r->va_tmp = calloc(v, sizeof *r->va_tmp);
     r->sa_req = calloc((size_t)m * r->w_in, sizeof *r->sa_req);
+    r->sa_out_mask = calloc(r->w_out, sizeof *r->sa_out_mask);
     r->sa_elig = calloc(n, sizeof *r->sa_elig);
     r->sa_inputs = calloc(n, sizeof *r->sa_inputs);
     r->sa_vc = calloc(n, 1);
@@ -94,7 +95,7 @@ int gm_router_init(gm_router *r, const gm_router_cfg *cfg, gm_error *err)
         !r->sa_accept_ptr || !r->vc_arb || !r->pipe || !r->credit ||
         !r->vc_nonempty || !r->in_busy || !r->pipe_mask || !r->credit_mask ||
         !r->va_req || !r->va_port_mask || !r->va_cols || !r->va_tmp ||
-        !r->sa_req || !r->sa_elig || !r->sa_inputs || !r->sa_vc ||
+        !r->sa_req || !r->sa_out_mask || !r->sa_elig || !r->sa_inputs || !r->sa_vc ||
         !r->sa_tmp || !r->va_grants || !r->sa_grants) {
         gm_router_free(r);
         return gm_fail(err, "out of memory");
@@ -133,6 +134,7 @@ void gm_router_free(gm_router *r)
     free(r->va_cols);
     free(r->va_tmp);
     free(r->sa_req);
+    free(r->sa_out_mask);
     free(r->sa_elig);
     free(r->sa_inputs);
     free(r->sa_vc);
@@ -251,14 +253,12 @@ static void allocate_vcs(gm_router *r)
             uint32_t p = w * 64 + ctz64(bits);
             uint64_t free_vcs = ~r->ovc_busy[p] & vc_mask(v);
             const uint64_t *col = r->va_req + (size_t)p * w_iv;
-            for (uint32_t k = 0; k < v; k++) {
-                uint64_t *dst = r->va_cols + (size_t)k * w_iv;
-                if (free_vcs >> k & 1)
-                    memcpy(dst, col, w_iv * sizeof *dst);
-                else
-                    memset(dst, 0, w_iv * sizeof *dst);
-            }
+            /* Only the free VCs' columns are filled: the hint keeps the
+             * allocator off the others, whose columns would be empty. */
+            for (uint64_t fb = free_vcs; fb; fb &= fb - 1)
+                memcpy(r->va_cols + (size_t)ctz64(fb) * w_iv, col, w_iv * sizeof *col);
             gm_islip view = va_view(r, p);
+            view.res_hint = &free_vcs;
             uint32_t n = gm_islip_alloc(&view, r->va_cols, r->va_tmp);
             for (uint32_t k = 0; k < n; k++)
                 r->va_grants[r->n_va_grants++] = (gm_router_va_grant){
@@ -297,8 +297,10 @@ static void allocate_switch(gm_router *r)
         uint32_t vc = gm_rr_grant(&r->vc_arb[i], &r->sa_elig[i]);
         r->sa_vc[i] = (uint8_t)vc;
         gm_islip_request(r->sa_req, r->cfg.n_in, i, r->ivc_oport[i * v + vc]);
+        gm_bit_set(r->sa_out_mask, r->ivc_oport[i * v + vc]);
     }
     gm_islip view = sa_view(r);
+    view.res_hint = r->sa_out_mask;
     uint32_t n = gm_islip_alloc(&view, r->sa_req, r->sa_tmp);
     for (uint32_t k = 0; k < n; k++)
         r->sa_grants[k] = (gm_router_sa_grant){
@@ -313,6 +315,7 @@ static void allocate_switch(gm_router *r)
         uint32_t i = r->sa_inputs[k];
         uint32_t o = r->ivc_oport[i * v + r->sa_vc[i]];
         memset(r->sa_req + (size_t)o * r->w_in, 0, r->w_in * sizeof *r->sa_req);
+        gm_bit_clear(r->sa_out_mask, o);
     }
 }
 

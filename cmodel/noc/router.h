@@ -157,6 +157,7 @@ typedef struct gm_router {
     uint64_t *va_cols;          /* [vcs*w_iv] request matrix of one port */
     gm_islip_match *va_tmp;     /* [vcs] */
     uint64_t *sa_req;           /* [n_out*w_in] SA request matrix, zero between ticks */
+    uint64_t *sa_out_mask;      /* [w_out] outputs with an SA request, zero between ticks */
     uint64_t *sa_elig;          /* [n_in] VCs of each input that may request SA */
     uint16_t *sa_inputs;        /* [n_in] inputs with an SA request */
     uint32_t n_sa_inputs;

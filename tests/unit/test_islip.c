@@ -112,6 +112,17 @@ static void compare_with_reference(uint32_t nr, uint32_t ns, uint32_t iters,
                 if (ref_req[i][j])
                     gm_islip_request(req, nr, i, j);
             }
+        /* Every other round with a resource hint: the columns in use and
+         * some empty ones (a superset), which must not change anything. */
+        uint64_t hint[GM_BITS_WORDS(MAXN)] = {0};
+        for (uint32_t j = 0; j < ns; j++) {
+            bool used = false;
+            for (uint32_t i = 0; i < nr; i++)
+                used |= ref_req[i][j] != 0;
+            if (used || gm_prng_below(&rng, 4) == 0)
+                gm_bit_set(hint, j);
+        }
+        s.res_hint = r & 1 ? hint : NULL;
         uint32_t n = gm_islip_alloc(&s, req, m);
         uint32_t nref = ref_alloc(&ref, ref_req, match_res, match_iter);
         assert_int_equal(n, nref);

@@ -576,6 +576,88 @@ static void test_random_conservation(void **state)
     rig_free(&g);
 }
 
+/* gm_l1d_offer remembers its last refusal (a stalled LD/ST head offers
+ * the same line every cycle). Like a core, keep offering one probe until
+ * it is taken, under random fills and drains: every verdict and every
+ * refusal counter must be what the pure check (gm_l1d_check, which
+ * remembers nothing) says at that edge. */
+static void test_offer_memo_matches_check(void **state)
+{
+    (void)state;
+    gm_cache_cfg cfg = baseline_cfg();
+    cfg.size_bytes = 2048;
+    cfg.mshr_entries = 2;
+    cfg.mshr_merge = 2;
+    cfg.miss_queue = 1;
+    rig g;
+    rig_init(&g, 1, cfg);
+    gm_prng p;
+    gm_prng_seed(&p, 11, 0);
+    enum { PENDING = 16 };
+    gm_req *pend[PENDING];
+    int npend = 0;
+    gm_req probe = {0};
+    bool have = false;
+    uint64_t memo_hits_possible = 0, refusals = 0;
+    for (int cyc = 0; cyc < 20000; cyc++) {
+        step(&g);
+        for (int d = 0; d < g.ndone[0]; d++)
+            gm_req_release(&g.pool, g.done[0][d]);
+        gm_req *m;
+        /* The memory side answers late and at random, so MSHRs and the
+         * miss queue stay full for stretches. */
+        if (npend < PENDING && gm_prng_below(&p, 3) == 0 && (m = take_miss(&g, 0)) != 0)
+            pend[npend++] = m;
+        if (npend && gm_prng_below(&p, 4) == 0 && gm_link_can_push(&g.fill_in[0], g.now)) {
+            int i = (int)gm_prng_below(&p, (uint64_t)npend);
+            answer(&g, 0, pend[i]);
+            pend[i] = pend[--npend];
+        }
+        if (!have) {
+            static const gm_req_kind kinds[] = {GM_REQ_LOAD, GM_REQ_LOAD, GM_REQ_LOAD,
+                                                GM_REQ_STORE};
+            probe = (gm_req){.kind = (uint8_t)kinds[gm_prng_below(&p, 4)],
+                             .addr = L(gm_prng_below(&p, 12)),
+                             .sectors = (uint8_t)(1 + gm_prng_below(&p, 15))};
+            have = true;
+        } else {
+            memo_hits_possible++;
+        }
+        gm_l1d_fail want = gm_l1d_check(&g.l1[0], &probe, g.now);
+        gm_l1d_stats before = g.l1[0].stats;
+        bool ok = gm_l1d_offer(&g.l1[0], &probe, g.now);
+        assert_int_equal(ok, want == GM_L1D_OK);
+        for (int f = 0; f < GM_L1D_FAIL_COUNT; f++)
+            assert_int_equal(g.l1[0].stats.res_fail[f] - before.res_fail[f],
+                             !ok && f == (int)want);
+        if (ok) {
+            gm_l1d_access(&g.l1[0], mkreq(&g, 0, (gm_req_kind)probe.kind, probe.addr,
+                                          probe.sectors), g.now);
+            have = false;
+        } else {
+            refusals++;
+        }
+    }
+    /* Refusals for a reason other than the data port, offered again: the
+     * case the memo serves must have happened often. */
+    assert_true(refusals > 2000);
+    assert_true(memo_hits_possible > 2000);
+    assert_true(g.l1[0].stats.res_fail[GM_L1D_FAIL_MSHR] + g.l1[0].stats.res_fail[GM_L1D_FAIL_MISSQ] > 500);
+    for (int i = 0; i < 5000 && gm_l1d_busy(&g.l1[0]); i++) {
+        step(&g);
+        for (int d = 0; d < g.ndone[0]; d++)
+            gm_req_release(&g.pool, g.done[0][d]);
+        gm_req *m;
+        while (npend < PENDING && (m = take_miss(&g, 0)) != 0)
+            pend[npend++] = m;
+        if (npend && gm_link_can_push(&g.fill_in[0], g.now))
+            answer(&g, 0, pend[--npend]);
+    }
+    assert_false(gm_l1d_busy(&g.l1[0]));
+    assert_int_equal(g.pool.live, 0);
+    rig_free(&g);
+}
+
 /* Latency 0 (allowed by the config): with tick/pop before access, the hit
  * comes back at the next edge. */
 static void test_zero_latency(void **state)
@@ -628,6 +710,7 @@ int main(void)
         cmocka_unit_test(test_data_port),
         cmocka_unit_test(test_replication_numerator),
         cmocka_unit_test(test_random_conservation),
+        cmocka_unit_test(test_offer_memo_matches_check),
         cmocka_unit_test(test_zero_latency),
         cmocka_unit_test(test_init_errors),
     };
