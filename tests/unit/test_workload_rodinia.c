@@ -2981,9 +2981,9 @@ typedef struct pf_ref {
     uint32_t X, Y, Z, N, B;
 } pf_ref;
 
-static void pf_warp_ops(const gm_kernel *k, kcheck *c, const gm_inst *dummy)
+/* Walks every warp of k through lava_inst (8 B shared accesses). */
+static void pf_walk(const gm_kernel *k, kcheck *c)
 {
-    (void)dummy;
     for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
         for (uint32_t wp = 0; wp < gm_kernel_warps_per_cta(k); wp++) {
             inst_ctx x;
@@ -2999,7 +2999,7 @@ static void pf_warp_ops(const gm_kernel *k, kcheck *c, const gm_inst *dummy)
 
 static void pf_finish(const gm_kernel *k, kcheck *c, const uint64_t *op)
 {
-    pf_warp_ops(k, c, NULL);
+    pf_walk(k, c);
     for (size_t i = 0; i < c->exp.cap; i++)
         if (c->exp.e[i].key && c->exp.e[i].count)
             fail_msg("%s: %lld missing accesses of 0x%llx", k->name,
@@ -3026,7 +3026,8 @@ static void pf_likelihood(const pf_ref *r, const gm_kernel *k, uint32_t fr, cons
     uint64_t d = 8ull * r->N, max = (uint64_t)r->X * r->Y * r->Z;
     int a_ax = kc_array(&c, "arrayX", r->ax, d, 0), a_ay = kc_array(&c, "arrayY", r->ay, d, 0);
     int a_xj = kc_array(&c, "xj", r->xj, d, 1), a_yj = kc_array(&c, "yj", r->yj, d, 1);
-    int a_wt = kc_array(&c, "weights", r->wt, d, 0), a_lk = kc_array(&c, "likelihood", r->lik, d, 0);
+    int a_wt = kc_array(&c, "weights", r->wt, d, 0);
+    int a_lk = kc_array(&c, "likelihood", r->lik, d, 0);
     int a_img = kc_array(&c, "I", r->img, max, 1), a_obj = kc_array(&c, "objxy", r->obj, 8 * 69, 1);
     int a_ind = kc_array(&c, "ind", r->ind, 4ull * 69 * r->N, 0);
     int a_sd = kc_array(&c, "seed", r->seed, 4ull * r->N, 0);
@@ -3252,8 +3253,9 @@ static void pf_check(const gm_workload *w, uint32_t X, uint32_t Y, uint32_t Z, u
             /* the move: +1 +- 5 sd in x, -2 +- 2 sd in y, from the resampled
              * particle of the frame before (the centre in frame 1); the
              * two-draw noise is bounded by 12.25 and 4.9 pixels */
-            int32_t x0 = f == 1 ? 256 * (int32_t)(Y / 2) : px[(size_t)(f - 2) * N + (uint32_t)ix[(size_t)(f - 2) * N + i]];
-            int32_t y0 = f == 1 ? 256 * (int32_t)(X / 2) : py[(size_t)(f - 2) * N + (uint32_t)ix[(size_t)(f - 2) * N + i]];
+            size_t prev = (size_t)(f - 2) * N;
+            int32_t x0 = f == 1 ? 256 * (int32_t)(Y / 2) : px[prev + (uint32_t)ix[prev + i]];
+            int32_t y0 = f == 1 ? 256 * (int32_t)(X / 2) : py[prev + (uint32_t)ix[prev + i]];
             assert_true(abs(px[(size_t)(f - 1) * N + i] - x0 - 256) <= 3136);
             assert_true(abs(py[(size_t)(f - 1) * N + i] - y0 + 512) <= 1255);
         }

@@ -681,14 +681,12 @@ enum {
 };
 
 /* Lanes still scanning at CDF[x]: index >= x. */
-static uint32_t scanning(const gm_pf_params *p, const gm_warp_gen *g, uint32_t a,
-                         const int32_t *idx, uint32_t x)
+static uint32_t scanning(const gm_warp_gen *g, uint32_t a, const int32_t *idx, uint32_t x)
 {
     uint32_t m = 0, t = thread0(g);
     for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
         if ((a >> l & 1) && (uint32_t)idx[t + l] >= x)
             m |= 1u << l;
-    (void)p;
     return m;
 }
 
@@ -705,7 +703,7 @@ static int find_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
     while (n < max) {
         gm_inst *in = &out[n++];
         uint32_t x = (uint32_t)g->v[0];
-        uint32_t m = g->pc >= F_LDC && g->pc <= F_LOOP ? scanning(p, g, a, idx, x) : a;
+        uint32_t m = g->pc >= F_LDC && g->pc <= F_LOOP ? scanning(g, a, idx, x) : a;
         switch (g->pc) {
         case F_I:    alu(in, LANES, R_I, R_NONE, R_NONE); break;
         case F_SETP: alu(in, LANES, R_P, R_I, R_NONE); break;
@@ -722,15 +720,15 @@ static int find_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
         case F_CMP:  op(in, GM_OP_DP, m, R_P, R_C, R_U); break;
         case F_BRK: {
             op(in, GM_OP_BRANCH, m, R_NONE, R_P, R_NONE);
-            if (!scanning(p, g, a, idx, x + 1)) {   /* every lane found its index */
+            if (!scanning(g, a, idx, x + 1)) {   /* every lane found its index */
                 g->pc = F_GX;
                 continue;
             }
             break;
         }
-        case F_INC: alu(in, scanning(p, g, a, idx, x + 1), R_CNT, R_CNT, R_NONE); break;
+        case F_INC: alu(in, scanning(g, a, idx, x + 1), R_CNT, R_CNT, R_NONE); break;
         case F_LOOP:
-            op(in, GM_OP_BRANCH, scanning(p, g, a, idx, x + 1), R_NONE, R_CNT, R_NONE);
+            op(in, GM_OP_BRANCH, scanning(g, a, idx, x + 1), R_NONE, R_CNT, R_NONE);
             g->v[0] = x + 1;
             g->pc = F_LDC;
             continue;
