@@ -2981,25 +2981,45 @@ typedef struct pf_ref {
     uint32_t X, Y, Z, N, B;
 } pf_ref;
 
-/* Walks every warp of k through lava_inst (8 B shared accesses). */
-static void pf_walk(const gm_kernel *k, kcheck *c)
+/* lava_inst (8 B shared accesses) plus the shared lanes, loads and stores:
+ * the reference has no shared accesses of its own, so their masks are
+ * checked by these sums. */
+typedef struct pf_ctx {
+    inst_ctx x;   /* first: lava_inst takes the pointer as an inst_ctx */
+    uint64_t *sh_lanes;
+} pf_ctx;
+
+static void pf_inst(const gm_inst *in, uint32_t exist, void *arg)
+{
+    pf_ctx *p = arg;
+    lava_inst(in, exist, &p->x);
+    if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST)
+        p->sh_lanes[in->op == GM_OP_SHARED_ST] += (uint64_t)__builtin_popcount(in->mask);
+}
+
+static void pf_walk(const gm_kernel *k, kcheck *c, uint64_t *sh_lanes)
 {
     for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
         for (uint32_t wp = 0; wp < gm_kernel_warps_per_cta(k); wp++) {
-            inst_ctx x;
+            pf_ctx x;
             memset(&x, 0, sizeof x);
-            x.c = c;
-            x.cta = cta;
-            x.warp = wp;
-            x.regs.lanewise = 1;
-            run_warp(k, cta, wp, 16, lava_inst, &x);
-            check_regs_consumed(&x.regs, k, cta, wp);
+            x.x.c = c;
+            x.x.cta = cta;
+            x.x.warp = wp;
+            x.x.regs.lanewise = 1;
+            x.sh_lanes = sh_lanes;
+            run_warp(k, cta, wp, 16, pf_inst, &x);
+            check_regs_consumed(&x.x.regs, k, cta, wp);
         }
 }
 
-static void pf_finish(const gm_kernel *k, kcheck *c, const uint64_t *op)
+/* sh: expected shared lanes, loads then stores, over the kernel. */
+static void pf_finish(const gm_kernel *k, kcheck *c, const uint64_t *op, const uint64_t *sh)
 {
-    pf_walk(k, c);
+    uint64_t lanes[2] = {0, 0};
+    pf_walk(k, c, lanes);
+    assert_int_equal(lanes[0], sh[0]);
+    assert_int_equal(lanes[1], sh[1]);
     for (size_t i = 0; i < c->exp.cap; i++)
         if (c->exp.e[i].key && c->exp.e[i].count)
             fail_msg("%s: %lld missing accesses of 0x%llx", k->name,
@@ -3032,8 +3052,13 @@ static void pf_likelihood(const pf_ref *r, const gm_kernel *k, uint32_t fr, cons
     int a_ind = kc_array(&c, "ind", r->ind, 4ull * 69 * r->N, 0);
     int a_sd = kc_array(&c, "seed", r->seed, 4ull * r->N, 0);
     int a_ps = kc_array(&c, "partial_sums", r->ps, d, 0);
-    uint64_t op[GM_OP_COUNT] = {0};
+    uint64_t op[GM_OP_COUNT] = {0}, sh[2] = {0, 0};
     for (uint32_t cta = 0; cta < r->B; cta++) {
+        /* buffer: the tree reads 2 x (256 + 128 + ... + 1) lanes and
+         * buffer[0]; writes 512 zeros, the active weights, 511 sums */
+        uint32_t act = r->N - cta * 512 < 512 ? r->N - cta * 512 : 512;
+        sh[0] += 2 * 511 + 1;
+        sh[1] += 512 + act + 511;
         for (uint32_t tid = 0; tid < 512; tid++) {
             uint32_t i = cta * 512 + tid;
             kc_thread(&c, cta, tid);
@@ -3093,7 +3118,7 @@ static void pf_likelihood(const pf_ref *r, const gm_kernel *k, uint32_t fr, cons
             op[GM_OP_EXIT] += 1;
         }
     }
-    pf_finish(k, &c, op);
+    pf_finish(k, &c, op, sh);
 }
 
 static void pf_sum(const pf_ref *r, const gm_kernel *k)
@@ -3113,7 +3138,7 @@ static void pf_sum(const pf_ref *r, const gm_kernel *k)
     op[GM_OP_DP] = r->B;
     op[GM_OP_GLOBAL_ST] = 1;
     op[GM_OP_EXIT] = 16ull * r->B;
-    pf_finish(k, &c, op);
+    pf_finish(k, &c, op, (const uint64_t[2]){0, 0});
 }
 
 static void pf_normalize(const pf_ref *r, const gm_kernel *k)
@@ -3125,7 +3150,8 @@ static void pf_normalize(const pf_ref *r, const gm_kernel *k)
     int a_wt = kc_array(&c, "weights", r->wt, d, 0), a_cdf = kc_array(&c, "CDF", r->cdf, d, 0);
     int a_u = kc_array(&c, "u", r->u, d, 0), a_sd = kc_array(&c, "seed", r->seed, 4ull * r->N, 0);
     int a_ps = kc_array(&c, "partial_sums", r->ps, d, 1);
-    uint64_t op[GM_OP_COUNT] = {0};
+    /* tx 0 writes sumWeights and u1; every active thread reads both */
+    uint64_t op[GM_OP_COUNT] = {0}, sh[2] = {2ull * r->N, 2ull * r->B};
     for (uint32_t cta = 0; cta < r->B; cta++) {
         for (uint32_t tid = 0; tid < 512; tid++) {
             uint32_t i = cta * 512 + tid;
@@ -3165,7 +3191,7 @@ static void pf_normalize(const pf_ref *r, const gm_kernel *k)
             op[GM_OP_GLOBAL_ST] += 2 * a + first * (1 + (r->N - 1) + 1 + 1);
         }
     }
-    pf_finish(k, &c, op);
+    pf_finish(k, &c, op, sh);
 }
 
 static void pf_find(const pf_ref *r, const gm_kernel *k, const int32_t *idx)
@@ -3205,7 +3231,7 @@ static void pf_find(const pf_ref *r, const gm_kernel *k, const int32_t *idx)
             op[GM_OP_BARRIER] += 1;
             op[GM_OP_EXIT] += 1;
         }
-    pf_finish(k, &c, op);
+    pf_finish(k, &c, op, (const uint64_t[2]){0, 0});
 }
 
 static void pf_check(const gm_workload *w, uint32_t X, uint32_t Y, uint32_t Z, uint32_t N)
