@@ -817,8 +817,8 @@ int gm_particlefilter_build_dims(gm_workload *w, uint32_t isz_x, uint32_t isz_y,
         return gm_fail(err, "particlefilter: out of memory building the video and particles");
     }
 
-    static const char *names[4] = {"likelihood_kernel", "sum_kernel",
-                                   "normalize_weights_kernel", "find_index_kernel"};
+    static const char *const names[4] = {"likelihood_kernel", "sum_kernel",
+                                         "normalize_weights_kernel", "find_index_kernel"};
     int (*gens[4])(const gm_kernel *, gm_warp_gen *, gm_inst *, int) = {
         likelihood_gen, sum_gen, normalize_gen, find_gen};
     for (uint32_t l = 0; l < launches; l++) {
