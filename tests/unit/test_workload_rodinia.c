@@ -2969,6 +2969,365 @@ static void test_ata_rodinia_simulate(void **state)
     simulate_tiny_on_small(names, NATA_RODINIA);
 }
 
+/* ---------------------------------------------------------------- particlefilter */
+
+/* The float version's per-thread accesses written again from
+ * ex_particle_CUDA_float_seq.cu (docs/workloads/rodinia.md); the data the
+ * addresses depend on (positions after the move, resampled indices) is
+ * taken from the workload and checked for its own invariants. */
+typedef struct pf_ref {
+    uint64_t ax, ay, xj, yj, cdf, u, lik, wt, img, obj, ind, seed, ps;
+    int objxy[2 * 69];
+    uint32_t X, Y, Z, N, B;
+} pf_ref;
+
+/* lava_inst (8 B shared accesses) plus the shared lanes, loads and stores:
+ * the reference has no shared accesses of its own, so their masks are
+ * checked by these sums. */
+typedef struct pf_ctx {
+    inst_ctx x;   /* first: lava_inst takes the pointer as an inst_ctx */
+    uint64_t *sh_lanes;
+} pf_ctx;
+
+static void pf_inst(const gm_inst *in, uint32_t exist, void *arg)
+{
+    pf_ctx *p = arg;
+    lava_inst(in, exist, &p->x);
+    if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST)
+        p->sh_lanes[in->op == GM_OP_SHARED_ST] += (uint64_t)__builtin_popcount(in->mask);
+}
+
+static void pf_walk(const gm_kernel *k, kcheck *c, uint64_t *sh_lanes)
+{
+    for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++)
+        for (uint32_t wp = 0; wp < gm_kernel_warps_per_cta(k); wp++) {
+            pf_ctx x;
+            memset(&x, 0, sizeof x);
+            x.x.c = c;
+            x.x.cta = cta;
+            x.x.warp = wp;
+            x.x.regs.lanewise = 1;
+            x.sh_lanes = sh_lanes;
+            run_warp(k, cta, wp, 16, pf_inst, &x);
+            check_regs_consumed(&x.x.regs, k, cta, wp);
+        }
+}
+
+/* sh: expected shared lanes, loads then stores, over the kernel. */
+static void pf_finish(const gm_kernel *k, kcheck *c, const uint64_t *op, const uint64_t *sh)
+{
+    uint64_t lanes[2] = {0, 0};
+    pf_walk(k, c, lanes);
+    assert_int_equal(lanes[0], sh[0]);
+    assert_int_equal(lanes[1], sh[1]);
+    for (size_t i = 0; i < c->exp.cap; i++)
+        if (c->exp.e[i].key && c->exp.e[i].count)
+            fail_msg("%s: %lld missing accesses of 0x%llx", k->name,
+                     (long long)c->exp.e[i].count, (unsigned long long)(c->exp.e[i].key >> 1));
+    for (int i = 0; i < GM_OP_COUNT; i++)
+        if (c->op[i] != op[i])
+            fail_msg("%s: op %d: %llu instructions, expected %llu", k->name, i,
+                     (unsigned long long)c->op[i], (unsigned long long)op[i]);
+    assert_int_equal(c->oob_lanes, 0);
+    kc_free(c);
+}
+
+static int64_t pf_trunc(int32_t q)
+{
+    return q / 256;   /* dev_round_double: (int) truncates; newValue++ returns the old value */
+}
+
+static void pf_likelihood(const pf_ref *r, const gm_kernel *k, uint32_t fr, const int32_t *px,
+                          const int32_t *py)
+{
+    kcheck c;
+    kc_init(&c);
+    c.smem_bytes = 512 * 8;
+    uint64_t d = 8ull * r->N, max = (uint64_t)r->X * r->Y * r->Z;
+    int a_ax = kc_array(&c, "arrayX", r->ax, d, 0), a_ay = kc_array(&c, "arrayY", r->ay, d, 0);
+    int a_xj = kc_array(&c, "xj", r->xj, d, 1), a_yj = kc_array(&c, "yj", r->yj, d, 1);
+    int a_wt = kc_array(&c, "weights", r->wt, d, 0);
+    int a_lk = kc_array(&c, "likelihood", r->lik, d, 0);
+    int a_img = kc_array(&c, "I", r->img, max, 1), a_obj = kc_array(&c, "objxy", r->obj, 8 * 69, 1);
+    int a_ind = kc_array(&c, "ind", r->ind, 4ull * 69 * r->N, 0);
+    int a_sd = kc_array(&c, "seed", r->seed, 4ull * r->N, 0);
+    int a_ps = kc_array(&c, "partial_sums", r->ps, d, 0);
+    uint64_t op[GM_OP_COUNT] = {0}, sh[2] = {0, 0};
+    for (uint32_t cta = 0; cta < r->B; cta++) {
+        /* buffer: the tree reads 2 x (256 + 128 + ... + 1) lanes and
+         * buffer[0]; writes 512 zeros, the active weights, 511 sums */
+        uint32_t act = r->N - cta * 512 < 512 ? r->N - cta * 512 : 512;
+        sh[0] += 2 * 511 + 1;
+        sh[1] += 512 + act + 511;
+        for (uint32_t tid = 0; tid < 512; tid++) {
+            uint32_t i = cta * 512 + tid;
+            kc_thread(&c, cta, tid);
+            if (tid == 0)
+                ST(&c, a_ps, r->ps + 8ull * cta, 8);
+            if (i >= r->N)
+                continue;
+            LD(&c, a_xj, r->xj + 8ull * i, 8);
+            LD(&c, a_yj, r->yj + 8ull * i, 8);
+            ST(&c, a_ax, r->ax + 8ull * i, 8);
+            ST(&c, a_ay, r->ay + 8ull * i, 8);
+            ST(&c, a_wt, r->wt + 8ull * i, 8);
+            for (int t = 0; t < 2; t++) {   /* two d_randn, two d_randu each */
+                for (int u = 0; u < 2; u++) {
+                    LD(&c, a_sd, r->seed + 4ull * i, 4);
+                    ST(&c, a_sd, r->seed + 4ull * i, 4);
+                }
+                ST(&c, t ? a_ay : a_ax, (t ? r->ay : r->ax) + 8ull * i, 8);
+            }
+            LD(&c, a_ax, r->ax + 8ull * i, 8);
+            LD(&c, a_ay, r->ay + 8ull * i, 8);
+            for (int y = 0; y < 69; y++) {
+                LD(&c, a_obj, r->obj + 4ull * (2 * y + 1), 4);
+                LD(&c, a_obj, r->obj + 4ull * (2 * y), 4);
+                ST(&c, a_ind, r->ind + 4ull * (69ull * i + y), 4);
+            }
+            for (int y = 0; y < 69; y++) {
+                int64_t ix = pf_trunc(px[i]) + r->objxy[2 * y + 1];
+                int64_t iy = pf_trunc(py[i]) + r->objxy[2 * y];
+                int64_t v = ix * r->Y * r->Z + iy * r->Z + fr;
+                v = v < 0 ? -v : v;
+                LD(&c, a_ind, r->ind + 4ull * (69ull * i + y), 4);
+                LD(&c, a_img, r->img + (uint64_t)(v >= (int64_t)max ? 0 : v), 1);
+            }
+            ST(&c, a_lk, r->lik + 8ull * i, 8);
+            LD(&c, a_wt, r->wt + 8ull * i, 8);
+            ST(&c, a_wt, r->wt + 8ull * i, 8);
+            LD(&c, a_wt, r->wt + 8ull * i, 8);   /* buffer[tx] = weights[i] */
+        }
+        for (uint32_t wp = 0; wp < 16; wp++) {
+            uint32_t t0 = cta * 512 + wp * 32, a = t0 < r->N, tx0 = wp * 32;
+            uint64_t red = 0;
+            for (uint32_t s = 256; s; s >>= 1)
+                red += tx0 < s;
+            /* prologue ALU 2 BRA; moves: 8 LD/ST of seed, 2 ALU each randu,
+             * 7 DP and 3 SFU each randn; Y loop 2 LD, 6 ALU, ST, BRA; sum
+             * loop 2 LD, 3 DP, ALU, BRA; reduction 9 x (2 ALU, 2 BRA, BAR) */
+            op[GM_OP_ALU] += 2 + a * (8 + 69 * 7) + 18 + 1;
+            op[GM_OP_BRANCH] += 1 + a * 138 + 18 + 1;
+            op[GM_OP_GLOBAL_LD] += a * (10 + 4 * 69);
+            op[GM_OP_GLOBAL_ST] += a * (11 + 69) + (wp == 0);
+            op[GM_OP_DP] += a * (1 + 14 + 2 + 3 * 69 + 2) + red;
+            op[GM_OP_SFU] += a * 7;
+            op[GM_OP_SHARED_ST] += 1 + a + red;
+            op[GM_OP_SHARED_LD] += 2 * red + (wp == 0);
+            op[GM_OP_BARRIER] += 13;
+            op[GM_OP_EXIT] += 1;
+        }
+    }
+    pf_finish(k, &c, op, sh);
+}
+
+static void pf_sum(const pf_ref *r, const gm_kernel *k)
+{
+    kcheck c;
+    kc_init(&c);
+    c.smem_bytes = 0;
+    int a_ps = kc_array(&c, "partial_sums", r->ps, 8ull * r->N, 0);
+    uint64_t op[GM_OP_COUNT] = {0};
+    kc_thread(&c, 0, 0);
+    for (uint32_t x = 0; x < r->B; x++)
+        LD(&c, a_ps, r->ps + 8ull * x, 8);
+    ST(&c, a_ps, r->ps, 8);
+    op[GM_OP_ALU] = 2 * 16ull * r->B + 1 + r->B;
+    op[GM_OP_BRANCH] = 16ull * r->B + r->B;
+    op[GM_OP_GLOBAL_LD] = r->B;
+    op[GM_OP_DP] = r->B;
+    op[GM_OP_GLOBAL_ST] = 1;
+    op[GM_OP_EXIT] = 16ull * r->B;
+    pf_finish(k, &c, op, (const uint64_t[2]){0, 0});
+}
+
+static void pf_normalize(const pf_ref *r, const gm_kernel *k)
+{
+    kcheck c;
+    kc_init(&c);
+    c.smem_bytes = 16;
+    uint64_t d = 8ull * r->N;
+    int a_wt = kc_array(&c, "weights", r->wt, d, 0), a_cdf = kc_array(&c, "CDF", r->cdf, d, 0);
+    int a_u = kc_array(&c, "u", r->u, d, 0), a_sd = kc_array(&c, "seed", r->seed, 4ull * r->N, 0);
+    int a_ps = kc_array(&c, "partial_sums", r->ps, d, 1);
+    /* tx 0 writes sumWeights and u1; every active thread reads both */
+    uint64_t op[GM_OP_COUNT] = {0}, sh[2] = {2ull * r->N, 2ull * r->B};
+    for (uint32_t cta = 0; cta < r->B; cta++) {
+        for (uint32_t tid = 0; tid < 512; tid++) {
+            uint32_t i = cta * 512 + tid;
+            kc_thread(&c, cta, tid);
+            if (tid == 0) {
+                LD(&c, a_ps, r->ps, 8);
+                LD(&c, a_u, r->u, 8);
+            }
+            if (i < r->N) {
+                LD(&c, a_wt, r->wt + 8ull * i, 8);
+                ST(&c, a_wt, r->wt + 8ull * i, 8);
+                ST(&c, a_u, r->u + 8ull * i, 8);
+            }
+            if (i == 0) {   /* cdfCalc, then u[0] = d_randu(seed, 0) / Np */
+                LD(&c, a_wt, r->wt, 8);
+                ST(&c, a_cdf, r->cdf, 8);
+                for (uint32_t x = 1; x < r->N; x++) {
+                    LD(&c, a_wt, r->wt + 8ull * x, 8);
+                    LD(&c, a_cdf, r->cdf + 8ull * (x - 1), 8);
+                    ST(&c, a_cdf, r->cdf + 8ull * x, 8);
+                }
+                LD(&c, a_sd, r->seed, 4);
+                ST(&c, a_sd, r->seed, 4);
+                ST(&c, a_u, r->u, 8);
+            }
+        }
+        for (uint32_t wp = 0; wp < 16; wp++) {
+            uint64_t a = cta * 512 + wp * 32 < r->N, w0 = wp == 0, first = w0 && cta == 0;
+            op[GM_OP_ALU] += 6 + first * (1 + (r->N - 1) + 2);
+            op[GM_OP_BRANCH] += 5 + first * (r->N - 1);
+            op[GM_OP_BARRIER] += 4;
+            op[GM_OP_EXIT] += 1;
+            op[GM_OP_GLOBAL_LD] += 2 * w0 + a + first * (1 + 2 * (r->N - 1) + 1);
+            op[GM_OP_SHARED_ST] += 2 * w0;
+            op[GM_OP_SHARED_LD] += 2 * a;
+            op[GM_OP_DP] += 4 * a + first * ((r->N - 1) + 2 + 1);
+            op[GM_OP_GLOBAL_ST] += 2 * a + first * (1 + (r->N - 1) + 1 + 1);
+        }
+    }
+    pf_finish(k, &c, op, sh);
+}
+
+static void pf_find(const pf_ref *r, const gm_kernel *k, const int32_t *idx)
+{
+    kcheck c;
+    kc_init(&c);
+    c.smem_bytes = 0;
+    uint64_t d = 8ull * r->N;
+    int a_ax = kc_array(&c, "arrayX", r->ax, d, 1), a_ay = kc_array(&c, "arrayY", r->ay, d, 1);
+    int a_cdf = kc_array(&c, "CDF", r->cdf, d, 1), a_u = kc_array(&c, "u", r->u, d, 1);
+    int a_xj = kc_array(&c, "xj", r->xj, d, 0), a_yj = kc_array(&c, "yj", r->yj, d, 0);
+    uint64_t op[GM_OP_COUNT] = {0};
+    for (uint32_t cta = 0; cta < r->B; cta++)
+        for (uint32_t wp = 0; wp < 16; wp++) {
+            uint32_t trips = 0, a = 0;
+            for (uint32_t l = 0; l < 32; l++) {
+                uint32_t i = cta * 512 + wp * 32 + l;
+                kc_thread(&c, cta, wp * 32 + l);
+                if (i >= r->N)
+                    continue;
+                a = 1;
+                LD(&c, a_u, r->u + 8ull * i, 8);
+                for (int32_t x = 0; x <= idx[i]; x++)   /* the scan breaks at CDF[idx] */
+                    LD(&c, a_cdf, r->cdf + 8ull * (uint32_t)x, 8);
+                LD(&c, a_ax, r->ax + 8ull * (uint32_t)idx[i], 8);
+                LD(&c, a_ay, r->ay + 8ull * (uint32_t)idx[i], 8);
+                ST(&c, a_xj, r->xj + 8ull * i, 8);
+                ST(&c, a_yj, r->yj + 8ull * i, 8);
+                trips = (uint32_t)idx[i] + 1 > trips ? (uint32_t)idx[i] + 1 : trips;
+            }
+            /* scan: LD, DP, BRA per trip, ALU and BRA on all but the last */
+            op[GM_OP_ALU] += 2 + a * (1 + (trips - a));
+            op[GM_OP_BRANCH] += 1 + a * (trips + trips - a);
+            op[GM_OP_GLOBAL_LD] += a * (1 + trips + 2);
+            op[GM_OP_DP] += a * trips;
+            op[GM_OP_GLOBAL_ST] += 2 * a;
+            op[GM_OP_BARRIER] += 1;
+            op[GM_OP_EXIT] += 1;
+        }
+    pf_finish(k, &c, op, (const uint64_t[2]){0, 0});
+}
+
+static void pf_check(const gm_workload *w, uint32_t X, uint32_t Y, uint32_t Z, uint32_t N)
+{
+    pf_ref r;
+    uint64_t next = BASE, d = 8ull * N;
+    r.X = X;
+    r.Y = Y;
+    r.Z = Z;
+    r.N = N;
+    r.B = (N + 511) / 512;
+    r.ax = next_base(&next, d);
+    r.ay = next_base(&next, d);
+    r.xj = next_base(&next, d);
+    r.yj = next_base(&next, d);
+    r.cdf = next_base(&next, d);
+    r.u = next_base(&next, d);
+    r.lik = next_base(&next, d);
+    r.wt = next_base(&next, d);
+    r.img = next_base(&next, (uint64_t)X * Y * Z);
+    r.obj = next_base(&next, 8 * 69);
+    r.ind = next_base(&next, 4ull * 69 * N);
+    r.seed = next_base(&next, 4ull * N);
+    r.ps = next_base(&next, d);
+    int n = 0;   /* strelDisk(5): distance < 5 from the centre (4, 4); getneighbors' order */
+    for (int x = 0; x < 9; x++)
+        for (int y = 0; y < 9; y++)
+            if ((x - 4) * (x - 4) + (y - 4) * (y - 4) < 25) {
+                r.objxy[2 * n] = y - 4;
+                r.objxy[2 * n + 1] = x - 4;
+                n++;
+            }
+    assert_int_equal(n, 69);   /* rows of 5, 7, 9, 9, 9, 9, 9, 7, 5 */
+
+    assert_int_equal(w->nkernels, 4 * (Z - 1));
+    const gm_pf_params *p = ((const gm_pf_launch *)w->kernels[0].params)->pf;
+    const int32_t *px = p->data, *py = px + (size_t)(Z - 1) * N, *ix = py + (size_t)(Z - 1) * N;
+    for (uint32_t f = 1; f < Z; f++) {
+        const int32_t *idx = ix + (size_t)(f - 1) * N;
+        for (uint32_t i = 0; i < N; i++) {
+            /* systematic resampling: u[i] rises with i, so does the index */
+            assert_true(idx[i] >= 0 && (uint32_t)idx[i] < N);
+            if (i)
+                assert_true(idx[i] >= idx[i - 1]);
+            /* the move: +1 +- 5 sd in x, -2 +- 2 sd in y, from the resampled
+             * particle of the frame before (the centre in frame 1); the
+             * two-draw noise is bounded by 12.25 and 4.9 pixels */
+            size_t prev = (size_t)(f - 2) * N;
+            int32_t x0 = f == 1 ? 256 * (int32_t)(Y / 2) : px[prev + (uint32_t)ix[prev + i]];
+            int32_t y0 = f == 1 ? 256 * (int32_t)(X / 2) : py[prev + (uint32_t)ix[prev + i]];
+            assert_true(abs(px[(size_t)(f - 1) * N + i] - x0 - 256) <= 3136);
+            assert_true(abs(py[(size_t)(f - 1) * N + i] - y0 + 512) <= 1255);
+        }
+        const gm_kernel *k = &w->kernels[4 * (f - 1)];
+        assert_string_equal(k[0].name, "likelihood_kernel");
+        assert_string_equal(k[1].name, "sum_kernel");
+        assert_string_equal(k[2].name, "normalize_weights_kernel");
+        assert_string_equal(k[3].name, "find_index_kernel");
+        for (int j = 0; j < 4; j++) {
+            assert_int_equal(k[j].grid.x, r.B);
+            assert_int_equal(k[j].block.x, 512);
+        }
+        pf_likelihood(&r, &k[0], f, px + (size_t)(f - 1) * N, py + (size_t)(f - 1) * N);
+        pf_sum(&r, &k[1]);
+        pf_normalize(&r, &k[2]);
+        pf_find(&r, &k[3], idx);
+    }
+}
+
+static void test_particlefilter_tiny(void **state)
+{
+    (void)state;
+    gm_workload w = build_tiny("particlefilter", 1);
+    pf_check(&w, 64, 64, 3, 512);
+    gm_workload_free(&w);
+}
+
+/* A ragged last CTA and a second CTA (Np 700: warp 21 half full, warps
+ * 22-31 idle), one particle, a non-square video; bad arguments refused. */
+static void test_particlefilter_shapes(void **state)
+{
+    gm_workload w;
+    gm_error err;
+    (void)state;
+    assert_int_equal(gm_particlefilter_build_dims(&w, 40, 24, 3, 700, 5, &err), 0);
+    pf_check(&w, 40, 24, 3, 700);
+    gm_workload_free(&w);
+    assert_int_equal(gm_particlefilter_build_dims(&w, 16, 16, 2, 1, 5, &err), 0);
+    pf_check(&w, 16, 16, 2, 1);
+    gm_workload_free(&w);
+    assert_int_not_equal(gm_particlefilter_build_dims(&w, 0, 16, 2, 1, 5, &err), 0);
+    assert_int_not_equal(gm_particlefilter_build_dims(&w, 16, 16, 1, 1, 5, &err), 0);
+    assert_int_not_equal(gm_particlefilter_build_dims(&w, 16, 16, 2, 0, 5, &err), 0);
+    assert_int_not_equal(gm_particlefilter_build_dims(&w, 16, 16, 2, 32769, 5, &err), 0);
+}
+
 /* ---------------------------------------------------------------- the CCN seed's kernels */
 
 /* Kernels added for the CCN seed's evaluation (Table I there), with the
@@ -2980,6 +3339,7 @@ static const struct {
 } more[] = {
     {"nw", 0, 0x3f6fa6be3317aa8full},
     {"lavaMD", 0, 0x7a7b992d7ef5180dull},
+    {"particlefilter", 1, 0x6eea1309974439a5ull},
 };
 #define NMORE (sizeof more / sizeof more[0])
 
@@ -3012,6 +3372,18 @@ static void test_more_sizes(void **state)
         assert_int_equal(gm_workload_build(&w, "lavaMD", sz, 1, &err), 0);
         assert_int_equal(((const gm_lavamd_params *)w.kernels[0].params)->boxes1d, lava_b[s]);
         assert_int_equal(w.kernels[0].grid.x, lava_b[s] * lava_b[s] * lava_b[s]);
+        gm_workload_free(&w);
+        /* particlefilter: -x, -y, -z, -np (standard: the run script's) */
+        static const uint32_t pf_x[] = {64, 128, 128}, pf_z[] = {3, 4, 10},
+                              pf_np[] = {512, 2048, 1000};
+        assert_int_equal(gm_workload_build(&w, "particlefilter", sz, 1, &err), 0);
+        const gm_pf_params *pf = ((const gm_pf_launch *)w.kernels[0].params)->pf;
+        assert_int_equal(pf->isz_x, pf_x[s]);
+        assert_int_equal(pf->isz_y, pf_x[s]);
+        assert_int_equal(pf->nfr, pf_z[s]);
+        assert_int_equal(pf->np, pf_np[s]);
+        assert_int_equal(w.nkernels, 4 * (pf_z[s] - 1));
+        assert_int_equal(w.kernels[0].grid.x, (pf_np[s] + 511) / 512);
         gm_workload_free(&w);
     }
 }
@@ -3121,6 +3493,8 @@ int main(void)
         cmocka_unit_test(test_nw_shapes),
         cmocka_unit_test(test_lavamd_tiny),
         cmocka_unit_test(test_lavamd_shapes),
+        cmocka_unit_test(test_particlefilter_tiny),
+        cmocka_unit_test(test_particlefilter_shapes),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_walk_and_bench),

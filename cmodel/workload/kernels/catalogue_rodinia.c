@@ -82,5 +82,15 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "neighbour boxes (3.2 KB of positions, 800 B of charges) to shared memory, so every "
      "box is read by 27 CTAs; DP-heavy inner loop, per-box force RMW",
      "insensitive", gm_lavamd_build},
+    /* Seed uRC 8% (pfloat, Table I) / library replication ratio at size
+     * small on configs/baseline.ini 18.4% (4 CTAs sharing the CDF scan's
+     * lines; 10.6% at standard, the seed's run size, 2 CTAs). Insensitive:
+     * below the DC-L1 criteria's 25%. */
+    {"particlefilter", "Rodinia 3.1",
+     "particle filter (float version), 4 launches per frame: a 69-pixel disk gather "
+     "from the video per particle, a block reduction, thread 0's serial CDF, and a "
+     "resampling scan of the CDF by every thread (one broadcast line per step) with "
+     "an arrayX/arrayY gather at the found index",
+     "insensitive", gm_particlefilter_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

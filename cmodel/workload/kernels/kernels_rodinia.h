@@ -291,4 +291,31 @@ typedef struct gm_nn_params {
 int gm_nn_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_nn_build_dims(gm_workload *w, uint32_t records, gm_error *err);
 
+/* ---------------------------------------------------------------- particlefilter */
+
+#define GM_PF_ONES 69u   /* countOnes of the radius-5 disk */
+
+/* The float version's four kernels per frame, 512-thread CTAs. data[]
+ * holds, per frame k = 1..nfr-1 and particle, the position after
+ * likelihood_kernel's move (x then y, 1/256 pixel) and find_index's
+ * result: posx[(k-1)*np + i], then posy, then idx, each (nfr-1)*np. */
+typedef struct gm_pf_params {
+    uint32_t isz_x, isz_y, nfr, np;   /* -x -y -z -np */
+    uint32_t blocks, ones;            /* num_blocks, countOnes */
+    int8_t objxy[2 * GM_PF_ONES];     /* getneighbors: (y, x) offsets */
+    /* cudaMalloc order */
+    uint64_t array_x, array_y, xj, yj, cdf, u, likelihood, weights, image, objxy_d, ind,
+        seed, partial_sums;
+    int32_t data[];
+} gm_pf_params;
+
+typedef struct gm_pf_launch {
+    const gm_pf_params *pf;
+    uint32_t k;                       /* frame */
+} gm_pf_launch;
+
+int gm_particlefilter_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_particlefilter_build_dims(gm_workload *w, uint32_t isz_x, uint32_t isz_y, uint32_t nfr,
+                                 uint32_t np, uint64_t seed, gm_error *err);
+
 #endif
