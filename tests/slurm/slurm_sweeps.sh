@@ -45,7 +45,8 @@ same() {   # same DIR_A DIR_B FILE...
     done
 }
 
-# ---- scripts/reproduce: 3 design points (and their baseline) x 2 kernels
+# ---- scripts/reproduce: 3 design points (and their baseline) x 2 kernels,
+# plus the baseline with a 16x L1 per kernel for the measured classes
 R="python3 $SRC/scripts/reproduce dcl1 --size tiny --designs pr40,sh40,sh40_c10
    --workloads gemm,reduction --gmsim $GMSIM"
 t0=$(date +%s)
@@ -56,7 +57,7 @@ bg $R --work "$T/sw" --out "$T/so" --engine slurm --partition test --time 10 --p
 t2=$(date +%s)
 cat "$T/slurm.err"
 grep -q "submitted Slurm job" "$T/slurm.err" || fail "reproduce: nothing submitted"
-grep -q "reproduce dcl1: 0 reused, 8 ran, 0 failed" "$T/slurm.err" || fail "reproduce: counts"
+grep -q "reproduce dcl1: 0 reused, 10 ran, 0 failed" "$T/slurm.err" || fail "reproduce: counts"
 same "$T/lo" "$T/so" results.csv summary.csv table.md
 # collected again from the store, still the same
 bg $R --work "$T/sw" --out "$T/so2" --collect-only 2>/dev/null || fail "reproduce --collect-only"
@@ -65,7 +66,7 @@ same "$T/lo" "$T/so2" results.csv summary.csv table.md
 dirty=""
 case "$("$GMSIM" version)" in *-dirty|*unknown) dirty=--reuse-dirty ;; esac
 bg $R --work "$T/lw" --out "$T/lo" $dirty --engine slurm 2> "$T/again.err" || fail "reproduce again"
-grep -q "reproduce dcl1: 8 reused, 0 ran, 0 failed" "$T/again.err" ||
+grep -q "reproduce dcl1: 10 reused, 0 ran, 0 failed" "$T/again.err" ||
     fail "reproduce: no reuse: $(cat "$T/again.err")"
 ! grep -q "submitted" "$T/again.err" || fail "reproduce: submitted with nothing to run"
 echo "reproduce: local $((t1 - t0)) s, slurm $((t2 - t1)) s, identical"
