@@ -89,7 +89,7 @@ regress-nightly: build-rtl
 test-slurm: deps $(RTLB)/CMakeCache.txt
 	@scripts/install-deps --slurm
 	@cmake -S . -B $(RTLB) -DGM_SLURM_TEST=ON >/dev/null
-	@cmake --build $(RTLB) -j $(JOBS) --target gmsim gm_lockstep
+	@cmake --build $(RTLB) -j $(JOBS)
 	cd $(RTLB) && ctest --output-on-failure -L slurm $(CTEST_ARGS)
 
 # The whole pinned-behaviour table, every config x every kernel (1920 rows, over 20
