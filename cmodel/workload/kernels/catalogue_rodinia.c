@@ -12,6 +12,7 @@
  * kmeans (0%), bfs (3%) and backprop (3%) are insensitive. */
 #include "workload/kernels/kernels.h"
 #include "workload/kernels/kernels_rodinia.h"
+#include "workload/kernels/rodinia_myocyte.h"
 
 const gm_workload_info gm_catalogue_rodinia[] = {
     {"hotspot", "Rodinia 3.1",
@@ -92,5 +93,12 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "resampling scan of the CDF by every thread (one broadcast line per step) with "
      "an arrayX/arrayY gather at the found index",
      "insensitive", gm_particlefilter_build},
+    /* myocyte: CCN seed uRC 1% (Table I; no reuse, < 3%) / library
+     * replication ratio: see docs/workloads/rodinia.md. Insensitive. */
+    {"myocyte", "Rodinia 3.1",
+     "cardiac myocyte ODE solver, mode 1: one instance per thread, all solver state "
+     "(91-float rows) in global memory with a 364 B lane stride, so every warp access "
+     "touches 32 lines; private data, no sharing between threads or CTAs",
+     "insensitive", gm_myocyte_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -94,11 +94,13 @@ int gm_segprog_gen(const gm_segprog *sp, const gm_kernel *k, gm_warp_gen *g, gm_
             break;
         }
         case 'A':
+        case 'D':
         case 'S': {
             uint8_t a = take_load(g), b = take_load(g), d = R_NONE;
             if (b != R_NONE)
                 d = take_load(g);
-            gm_emit(in, c == 'A' ? GM_OP_ALU : GM_OP_SFU, m, acc, d == R_NONE ? acc : d, a, b);
+            gm_op op = c == 'A' ? GM_OP_ALU : c == 'D' ? GM_OP_DP : GM_OP_SFU;
+            gm_emit(in, op, m, acc, d == R_NONE ? acc : d, a, b);
             g->v[5]++;
             break;
         }

@@ -18,6 +18,7 @@
  *      accumulator r % nacc (r: arithmetic op of the segment) and reads
  *      the oldest unread loaded registers (up to 3); with fewer than 3 it
  *      also reads the accumulator it writes
+ *   D  double-precision arithmetic: read and written like A
  *   P  ISETP: writes the predicate register, reads the index register
  *   B  branch on the predicate
  *   X  EXIT (the warp's last instruction)
