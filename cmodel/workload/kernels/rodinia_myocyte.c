@@ -226,7 +226,7 @@ static void myo_seg(const gm_kernel *k, const gm_warp_gen *g, int s, gm_seg *out
 
     out->mask = active_mask(p, g->cta);
     switch (s) {
-    case SEG_PRO:       out->prog = "ZZZZ" "IIIIIIIIII" "AS" "PBPBPB" "PB"; out->mask = exist; break;
+    case SEG_PRO:       out->prog = "IIIIIIIIII" "ZZZZ" "AS" "PBPBPB" "PB"; out->mask = exist; break;
     case SEG_STEP:      out->prog = "IIIAT" "ZZ"; break;
     case SEG_ATT:       out->prog = cur_j(g) ? "ZZZ" "LA" : "ZZZ" "A"; break;
     case SEG_STAGE:     out->prog = "PBA"; break;
