@@ -12,6 +12,7 @@
  * kmeans (0%), bfs (3%) and backprop (3%) are insensitive. */
 #include "workload/kernels/kernels.h"
 #include "workload/kernels/kernels_rodinia.h"
+#include "workload/kernels/rodinia_dwt2d.h"
 #include "workload/kernels/rodinia_myocyte.h"
 
 const gm_workload_info gm_catalogue_rodinia[] = {
@@ -100,5 +101,13 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "(91-float rows) in global memory with a 364 B lane stride, so every warp access "
      "touches 32 lines; private data, no sharing between threads or CTAs",
      "insensitive", gm_myocyte_build},
+    /* dwt2d: CCN seed uRC 7% (Table I; between its < 3% and > 10% classes;
+     * Fig. 3: reuse between neighbouring cores) / library replication
+     * ratio: see docs/workloads/rodinia.md. Insensitive. */
+    {"dwt2d", "Rodinia 3.1",
+     "forward 5/3 DWT, 3 components x 3 levels: per CTA a sliding window of 8 rows "
+     "over a column strip, re-reading 3 halo rows of the CTA above and a 2-3 column halo "
+     "of the CTAs beside it (one CTA id away); band-layout stores; a component copy first",
+     "insensitive", gm_dwt2d_build},
     {NULL, NULL, NULL, NULL, NULL},
 };
