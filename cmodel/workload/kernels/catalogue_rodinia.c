@@ -98,8 +98,8 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      * replication ratio: see docs/workloads/rodinia.md. Insensitive. */
     {"myocyte", "Rodinia 3.1",
      "cardiac myocyte ODE solver, mode 1: one instance per thread, all solver state "
-     "(91-float rows) in global memory with a 364 B lane stride, so every warp access "
-     "touches 32 lines; private data, no sharing between threads or CTAs",
+     "(91-float rows) in global memory with lane strides of 364 B and more, so most warp "
+     "accesses touch 32 lines; private data, no sharing between threads or CTAs",
      "insensitive", gm_myocyte_build},
     /* dwt2d: CCN seed uRC 7% (Table I; between its < 3% and > 10% classes;
      * Fig. 3: reuse between neighbouring cores) / library replication
