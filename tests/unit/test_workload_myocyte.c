@@ -19,12 +19,11 @@
 
 #include <cmocka.h>
 
-#include "config/config.h"
 #include "sim/prng.h"
-#include "system/system.h"
 #include "workload/kernels/rodinia_myocyte.h"
 #include "workload/walk.h"
 #include "workload/workload.h"
+#include "workload_simlib.h"
 #include "workload_testlib.h"
 
 #define EQ 91
@@ -431,27 +430,7 @@ static void test_myocyte_catalogue_and_hash(void **state)
 static void test_myocyte_simulate_tiny(void **state)
 {
     (void)state;
-    const char *src = getenv("GM_SOURCE_DIR");
-    char path[1024];
-    gm_config cfg;
-    gm_error err = {{0}};
-    gm_workload w;
-    assert_non_null(src);
-    snprintf(path, sizeof path, "%s/configs/small.ini", src);
-    gm_config_defaults(&cfg);
-    if (gm_config_load_file(&cfg, path, &err))
-        fail_msg("%s", err.msg);
-    assert_int_equal(gm_workload_build(&w, "myocyte", GM_SIZE_TINY, 1, &err), 0);
-    gm_system *s = calloc(1, sizeof *s);
-    assert_non_null(s);
-    if (gm_system_init(s, &cfg, &err))
-        fail_msg("%s", err.msg);
-    if (gm_system_run(s, &w, &err))
-        fail_msg("%s", err.msg);
-    assert_int_equal(s->status, GM_RUN_DONE);
-    gm_system_free(s);
-    free(s);
-    gm_workload_free(&w);
+    simulate_tiny_small("myocyte");
 }
 
 int main(void)
