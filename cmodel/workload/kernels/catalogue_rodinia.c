@@ -103,7 +103,11 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "insensitive", gm_myocyte_build},
     /* dwt2d: CCN seed uRC 7% (Table I; between its < 3% and > 10% classes;
      * Fig. 3: reuse between neighbouring cores) / library replication
-     * ratio: see docs/workloads/rodinia.md. Insensitive. */
+     * ratio at size small 24.2% on configs/ccn/baseline.ini, 29.2% on
+     * configs/baseline.ini (the boundary columns are 2 of every 4-6 line
+     * reads; docs/workloads/rodinia.md). Insensitive: a 16x L1 gives
+     * 1.00x IPC (small, configs/baseline.ini), the DC-L1 criteria's third
+     * test fails although the first two (> 25%, miss rate 90%) hold. */
     {"dwt2d", "Rodinia 3.1",
      "forward 5/3 DWT, 3 components x 3 levels: per CTA a sliding window of 8 rows "
      "over a column strip, re-reading 3 halo rows of the CTA above and a 2-3 column halo "
