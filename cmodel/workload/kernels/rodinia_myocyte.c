@@ -45,8 +45,8 @@
  * every attempt finds some err > 0, the last one ends at outside == 0, no
  * y value is 0 and no derivative is NaN or Inf. The compute-only if/else
  * bodies of the model (membrane voltage, Mg, stimulus) emit their if
- * branch. Addresses do not depend on any of these values; instruction
- * counts do.
+ * branch. Which elements an attempt touches does not depend on these
+ * values; the number of attempts and the instruction counts do.
  *
  * Instructions: kernel_2's compute is counted from the source, one per
  * arithmetic operator of every statement that depends on a loaded value
