@@ -95,7 +95,8 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "an arrayX/arrayY gather at the found index",
      "insensitive", gm_particlefilter_build},
     /* myocyte: CCN seed uRC 1% (Table I; no reuse, < 3%) / library
-     * replication ratio: see docs/workloads/rodinia.md. Insensitive. */
+     * replication ratio 0 at tiny and small on configs/ccn/baseline.ini
+     * (per-thread private state). Insensitive. */
     {"myocyte", "Rodinia 3.1",
      "cardiac myocyte ODE solver, mode 1: one instance per thread, all solver state "
      "(91-float rows) in global memory with lane strides of 364 B and more, so most warp "
