@@ -403,7 +403,6 @@ static void build_k2(gm_myocyte_params *p)
         } else if (t->op == 'L' || t->op == 'S') {
             p->k2_prog[n++] = t->op == 'L' ? 'L' : 'T';
             p->k2_mem[m].arr = t->arr;
-            p->k2_mem[m].store = t->op == 'S';
             p->k2_mem[m].idx = t->idx;
             m++;
         }

@@ -16,12 +16,12 @@
 #define GM_MYO_K2_MEM 236u       /* global accesses of one kernel_2 call */
 #define GM_MYO_K2_PROG 2048u     /* room for kernel_2's instruction letters */
 
-/* One global access of kernel_2, relative to its pointer arguments:
+/* One global access of kernel_2 (load or store: its letter in k2_prog
+ * says which), relative to its pointer arguments:
  * arr 'I' initvalu (= initvalu_temp), 'P' params, 'F' finavalu
  * (= finavalu_temp + stage*91), 'C' com. */
 typedef struct gm_myo_access {
     char arr;
-    uint8_t store;
     uint8_t idx;
 } gm_myo_access;
 
