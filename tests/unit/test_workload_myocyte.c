@@ -395,6 +395,15 @@ static void test_myocyte_sizes(void **state)
         assert_int_equal(p->xmax, xm[s]);
         assert_int_equal(p->workload, inst[s]);
         assert_int_equal(w.kernels[0].grid.x, ctas[s]);
+        /* kernel_2's letters fit their buffer; its memory letters are the
+         * 236 accesses */
+        size_t len = strlen(p->k2_prog), mem = 0;
+        assert_true(len > 0 && len < GM_MYO_K2_PROG);
+        for (size_t i = 0; i < len; i++)
+            mem += p->k2_prog[i] == 'L' || p->k2_prog[i] == 'T';
+        assert_int_equal(mem, GM_MYO_K2_MEM);
+        for (uint32_t k = 1; k <= p->xmax; k++)
+            assert_true(p->attempts[k] >= 1 && p->attempts[k] <= GM_MYO_ATTEMPTS);
         gm_workload_free(&w);
     }
 }
