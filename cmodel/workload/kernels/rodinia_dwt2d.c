@@ -412,25 +412,38 @@ static void fdwt_prologue(cursor *c, const fctx *f, const column *main_col, cons
         alu(c, ~valid, R_W, R_NONE, R_NONE);
 }
 
-static void fdwt_step(cursor *c, const fctx *f, const column *main_col, const column *bnd,
-                      uint32_t w)
+/* The parts of one window step, each its own phase so that a call
+ * re-walks at most one part. */
+enum { PH_PRO, PH_LAVT, PH_BOUNDARY, PH_PREDICT, PH_UPDATE, PH_WRITE, PH_EXIT, PH_DONE };
+
+static void fdwt_step_part(cursor *c, const fctx *f, const column *main_col, const column *bnd,
+                           int part, uint32_t w)
 {
     uint32_t all = 0xffffffffu;
-    lavt(c, f, main_col, w);
-    alu(c, all, R_PRED, R_TX, R_NONE);
-    op(c, GM_OP_BRANCH, all, R_NONE, R_PRED, R_NONE);
-    if (bnd->mask)
-        lavt(c, f, bnd, w);
-    op(c, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE);
-    horizontal(c, f, 0);
-    op(c, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE);
-    horizontal(c, f, 1);
-    op(c, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE);
-    writes(c, f, w);
-    op(c, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE);
-    alu(c, all, R_T, R_NONE, R_NONE);          /* w++, w < winSteps */
-    alu(c, all, R_PRED, R_T, R_NONE);
-    op(c, GM_OP_BRANCH, all, R_NONE, R_PRED, R_NONE);
+    switch (part) {
+    case PH_LAVT:
+        lavt(c, f, main_col, w);
+        break;
+    case PH_BOUNDARY:
+        alu(c, all, R_PRED, R_TX, R_NONE);
+        op(c, GM_OP_BRANCH, all, R_NONE, R_PRED, R_NONE);
+        if (bnd->mask)
+            lavt(c, f, bnd, w);
+        op(c, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE);
+        break;
+    case PH_PREDICT:
+    case PH_UPDATE:
+        horizontal(c, f, part == PH_UPDATE);
+        op(c, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE);
+        break;
+    default:
+        writes(c, f, w);
+        op(c, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE);
+        alu(c, all, R_T, R_NONE, R_NONE);      /* w++, w < winSteps */
+        alu(c, all, R_PRED, R_T, R_NONE);
+        op(c, GM_OP_BRANCH, all, R_NONE, R_PRED, R_NONE);
+        break;
+    }
 }
 
 static void fdwt_ctx(const gm_kernel *k, const gm_warp_gen *g, fctx *f)
@@ -452,8 +465,6 @@ static void fdwt_ctx(const gm_kernel *k, const gm_warp_gen *g, fctx *f)
 
 /* ---------------------------------------------------------------- generator */
 
-enum { PH_PRO, PH_STEP, PH_EXIT, PH_DONE };
-
 /* Walks phase v[0] (window step v[1]) from instruction v[2]; returns 1
  * when the phase is complete. */
 static int run_phase(const gm_kernel *k, const gm_warp_gen *g, cursor *c)
@@ -470,10 +481,10 @@ static int run_phase(const gm_kernel *k, const gm_warp_gen *g, cursor *c)
     init_col(&f, &bnd, 1);
     if (g->v[0] == PH_PRO)
         fdwt_prologue(c, &f, &main_col, &bnd);
-    else if (g->v[0] == PH_STEP)
-        fdwt_step(c, &f, &main_col, &bnd, (uint32_t)g->v[1]);
-    else
+    else if (g->v[0] == PH_EXIT)
         op(c, GM_OP_EXIT, 0xffffffffu, R_NONE, R_NONE, R_NONE);
+    else
+        fdwt_step_part(c, &f, &main_col, &bnd, (int)g->v[0], (uint32_t)g->v[1]);
     return !c->full;
 }
 
@@ -491,11 +502,11 @@ static int dwt_gen(const gm_kernel *k, gm_warp_gen *g, gm_inst *out, int max)
         g->v[2] = 0;
         if (p->kind == 0 || g->v[0] == PH_EXIT) {
             g->v[0] = PH_DONE;
-        } else if (g->v[0] == PH_PRO) {
-            g->v[0] = PH_STEP;
-            g->v[1] = 0;
+        } else if (g->v[0] != PH_WRITE) {
+            g->v[0]++;                          /* the prologue, then a step's parts */
         } else if (g->v[1] + 1 < (int64_t)p->steps) {
             g->v[1]++;
+            g->v[0] = PH_LAVT;
         } else {
             g->v[0] = PH_EXIT;
         }
