@@ -111,7 +111,7 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      * test fails although the first two (> 25%, miss rate 90%) hold. */
     {"dwt2d", "Rodinia 3.1",
      "forward 5/3 DWT, 3 components x 3 levels: per CTA a sliding window of 8 rows "
-     "over a column strip, re-reading 3 halo rows of the CTA above and a 2-3 column halo "
+     "over a column strip, re-reading 2 halo rows of the CTA above and a 3-column halo "
      "of the CTAs beside it (one CTA id away); band-layout stores; a component copy first",
      "insensitive", gm_dwt2d_build},
     {NULL, NULL, NULL, NULL, NULL},
