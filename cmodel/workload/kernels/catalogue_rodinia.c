@@ -92,5 +92,12 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "resampling scan of the CDF by every thread (one broadcast line per step) with "
      "an arrayX/arrayY gather at the found index",
      "insensitive", gm_particlefilter_build},
+    /* leukocyte: class and figures in docs/workloads/rodinia.md */
+    {"leukocyte", "Rodinia 3.1",
+     "GICOV: 1050 texture gathers per thread on 7 circles of radius 8..20 around its "
+     "pixel (neighbouring CTAs' circles overlap) with broadcast constant reads; dilate: "
+     "a 25x25 disk of texture reads per pixel; IMGVF: one CTA per cell iterating in "
+     "shared memory, re-reading its 41x81 image from global each iteration",
+     "insensitive", gm_leukocyte_build},
     {NULL, NULL, NULL, NULL, NULL},
 };
