@@ -92,7 +92,9 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "resampling scan of the CDF by every thread (one broadcast line per step) with "
      "an arrayX/arrayY gather at the found index",
      "insensitive", gm_particlefilter_build},
-    /* leukocyte: class and figures in docs/workloads/rodinia.md */
+    /* Seed uRC 1% (Table I: no reuse) / library replication ratio at size
+     * small on configs/baseline.ini 0.8% (L1 load miss rate 50%; texture
+     * and constant reads bypass L1). Insensitive. */
     {"leukocyte", "Rodinia 3.1",
      "GICOV: 1050 texture gathers per thread on 7 circles of radius 8..20 around its "
      "pixel (neighbouring CTAs' circles overlap) with broadcast constant reads; dilate: "

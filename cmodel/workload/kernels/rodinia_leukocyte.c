@@ -181,12 +181,7 @@ int32_t gm_leuko_ty(uint32_t k, uint32_t n)
 
 static uint32_t bit_length(uint64_t x)
 {
-    uint32_t b = 0;
-    while (x) {
-        b++;
-        x >>= 1;
-    }
-    return b;
+    return x ? 64 - (uint32_t)__builtin_clzll(x) : 0;
 }
 
 /* x rounded to a multiple of 2^sh, ties to even (IEEE round to nearest). */
@@ -313,44 +308,48 @@ static const char *const dilate_prog[] = {
     "IIT" "X",
 };
 
-/* The thread's pixel (i, j) and the current (y, x) of the element. */
-static void dilate_pixel(const gm_kernel *k, const gm_warp_gen *g, uint32_t t, int64_t *i,
-                         int64_t *j, int64_t *y, int64_t *x)
+/* Each lane's pixel (i, j): consecutive threads walk down a column, so
+ * one division serves the warp. */
+static void dilate_lanes(const gm_kernel *k, const gm_warp_gen *g, int64_t i[], int64_t j[])
 {
     const gm_leuko_params *p = lk_of(k);
-    uint64_t tid = (uint64_t)g->cta * DIL_TPB + t;
-    *i = (int64_t)(tid % p->grad_m);
-    *j = (int64_t)(tid / p->grad_m);
-    *y = *i - (int64_t)STREL / 2 + g->v[1];
-    *x = *j - (int64_t)STREL / 2 + g->v[2];
+    uint64_t tid = (uint64_t)g->cta * DIL_TPB + g->warp * GM_WARP_SIZE;
+    int64_t r = (int64_t)(tid % p->grad_m), c = (int64_t)(tid / p->grad_m);
+    for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
+        i[l] = r;
+        j[l] = c;
+        if (++r == p->grad_m) {
+            r = 0;
+            c++;
+        }
+    }
 }
 
-static int dilate_row_ok(const gm_kernel *k, const gm_warp_gen *g, uint32_t t)
+/* Lanes whose element row y (and, with cols, column x) is in the image. */
+static uint32_t dilate_mask(const gm_kernel *k, const gm_warp_gen *g, int cols)
 {
-    int64_t i, j, y, x;
-    dilate_pixel(k, g, t, &i, &j, &y, &x);
-    return y >= 0 && y < lk_of(k)->grad_m;
-}
-
-static int dilate_col_ok(const gm_kernel *k, const gm_warp_gen *g, uint32_t t)
-{
-    int64_t i, j, y, x;
-    dilate_pixel(k, g, t, &i, &j, &y, &x);
-    return dilate_row_ok(k, g, t) && x >= 0 && x < lk_of(k)->grad_n;
+    const gm_leuko_params *p = lk_of(k);
+    uint32_t e = gm_warp_exist_mask(DIL_TPB, g->warp), m = 0;
+    int64_t i[GM_WARP_SIZE], j[GM_WARP_SIZE];
+    dilate_lanes(k, g, i, j);
+    for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
+        int64_t y = i[l] - STREL / 2 + g->v[1], x = j[l] - STREL / 2 + g->v[2];
+        int ok = y >= 0 && y < p->grad_m && (!cols || (x >= 0 && x < p->grad_n));
+        m |= (uint32_t)(ok && (e >> l & 1)) << l;
+    }
+    return m;
 }
 
 static void dilate_seg(const gm_kernel *k, const gm_warp_gen *g, int s, gm_seg *out)
 {
-    uint32_t e = gm_warp_exist_mask(DIL_TPB, g->warp);
     out->prog = dilate_prog[s];
-    out->mask = e;
+    out->mask = gm_warp_exist_mask(DIL_TPB, g->warp);
     if (s == D_COL || s == D_COL_NEXT)
-        out->mask = lanes_where(g, e, dilate_row_ok, k);
+        out->mask = dilate_mask(k, g, 0);
     else if (s == D_STREL)
-        out->mask = lanes_where(g, e, dilate_col_ok, k);
+        out->mask = dilate_mask(k, g, 1);
     else if (s == D_FETCH)
-        out->mask = strel_set((uint32_t)g->v[1], (uint32_t)g->v[2])
-                        ? lanes_where(g, e, dilate_col_ok, k) : 0;
+        out->mask = strel_set((uint32_t)g->v[1], (uint32_t)g->v[2]) ? dilate_mask(k, g, 1) : 0;
 }
 
 static int dilate_next(const gm_kernel *k, gm_warp_gen *g, int s)
@@ -369,18 +368,19 @@ static int dilate_next(const gm_kernel *k, gm_warp_gen *g, int s)
 static void dilate_addr(const gm_kernel *k, const gm_warp_gen *g, int s, int m, gm_inst *in)
 {
     const gm_leuko_params *p = lk_of(k);
+    int64_t i[GM_WARP_SIZE], j[GM_WARP_SIZE];
     (void)m;
+    dilate_lanes(k, g, i, j);
     in->flags = s == D_STORE ? 0 : GM_INST_READ_ONLY;
     for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
-        int64_t i, j, y, x;
+        int64_t y = i[l] - STREL / 2 + g->v[1], x = j[l] - STREL / 2 + g->v[2];
         uint64_t a;
-        dilate_pixel(k, g, g->warp * GM_WARP_SIZE + l, &i, &j, &y, &x);
         if (s == D_STREL)
             a = p->c_strel + 4ull * (uint64_t)(g->v[1] * STREL + g->v[2]);
         else if (s == D_FETCH)
             a = p->gicov + 4 * (uint64_t)(x * p->grad_m + y);
         else
-            a = p->dilated + 4 * (uint64_t)(i * p->grad_n + j);
+            a = p->dilated + 4 * (uint64_t)(i[l] * p->grad_n + j[l]);
         in->addr[l] = (in->mask >> l & 1) ? a : 0;
     }
 }
@@ -527,6 +527,8 @@ static int mgvf_next(const gm_kernel *k, gm_warp_gen *g, int s)
 static uint64_t neighbour(const gm_leuko_cell *c, uint32_t e, int di, int dj)
 {
     uint32_t i = gm_leuko_float_row(e, c->n), j = e % c->n;
+    if (!di && !dj)
+        return 4ull * ((uint64_t)i * c->n + j);
     uint32_t r = di < 0 ? (i == 0 ? 0 : i - 1) : di > 0 ? (i == c->m - 1 ? c->m - 1 : i + 1) : i;
     uint32_t q = dj < 0 ? (j == 0 ? 0 : j - 1) : dj > 0 ? (j == c->n - 1 ? c->n - 1 : j + 1) : j;
     return 4ull * ((uint64_t)r * c->n + q);
