@@ -101,5 +101,13 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "a 25x25 disk of texture reads per pixel; IMGVF: one CTA per cell iterating in "
      "shared memory, re-reading its 41x81 image from global each iteration",
      "insensitive", gm_leukocyte_build},
+    /* Seed uRC 0% (Table I: no reuse); the library's replication ratio is
+     * in docs/workloads/rodinia.md. Insensitive. */
+    {"heartwall", "Rodinia 3.1",
+     "one CTA per sample point: a chain of element loops over private per-point "
+     "arrays (search window, 2-D convolution with the template, padded cumulative "
+     "sums, normalisation, masked maximum) with barriers between; CTAs share only "
+     "the video frame, where neighbouring points' 81x81 windows overlap",
+     "insensitive", gm_heartwall_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -370,4 +370,45 @@ int gm_leukocyte_build_dims(gm_workload *w, uint32_t grad_m, uint32_t grad_n, ui
                             uint32_t height, uint32_t ncells, uint32_t frames,
                             uint32_t iterations, gm_error *err);
 
+
+/* ---------------------------------------------------------------- heartwall */
+
+#define GM_HW_THREADS 256u           /* NUMBER_THREADS */
+#define GM_HW_ENDO 20u               /* ENDO_POINTS */
+#define GM_HW_ALL 51u                /* ALL_POINTS */
+#define GM_HW_MAX_FRAMES 104u        /* the video's frames */
+
+/* One launch per frame, one CTA per sample point (endo points first).
+ * row/col[f][p]: the point's position (d_Row, d_Col) during frame f;
+ * loc_row/col[f][p]: what frame f stores in d_tRowLoc / d_tColLoc (the
+ * tracked position, a data model: docs/workloads/rodinia.md). */
+typedef struct gm_hw_params {
+    uint32_t tsize, ssize, maxmove;      /* tSize, sSize, maxMove */
+    uint32_t endo, epi, frames;          /* points of each kind; frames processed */
+    uint32_t frame_rows, frame_cols, no_frames;
+    int16_t row[GM_HW_MAX_FRAMES][GM_HW_ALL], col[GM_HW_MAX_FRAMES][GM_HW_ALL];
+    int16_t loc_row[GM_HW_MAX_FRAMES][GM_HW_ALL], loc_col[GM_HW_MAX_FRAMES][GM_HW_ALL];
+    /* the constant bank, then the cudaMalloc order; per-point arrays are
+     * `points` allocations of the same size, `stride` apart */
+    uint64_t cbank, frame, endo_row, endo_col, t_endo_row, t_endo_col, epi_row, epi_col,
+        t_epi_row, t_epi_col, endo_t, epi_t;
+    uint64_t per_point[12], stride[12];  /* GM_HW_IN2 .. GM_HW_MASK_CONV */
+} gm_hw_params;
+
+enum {   /* per-point arrays, in allocation order */
+    GM_HW_IN2, GM_HW_CONV, GM_HW_PAD_CUMV, GM_HW_PAD_CUMV_SEL, GM_HW_SUB_CUMH,
+    GM_HW_SUB_CUMH_SEL, GM_HW_SUB2, GM_HW_IN2_SQR, GM_HW_IN2_SQR_SUB2, GM_HW_IN_SQR,
+    GM_HW_TMASK, GM_HW_MASK_CONV
+};
+
+typedef struct gm_hw_launch {
+    const gm_hw_params *hw;
+    uint32_t frame;
+} gm_hw_launch;
+
+int gm_heartwall_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_heartwall_build_dims(gm_workload *w, uint32_t tsize, uint32_t ssize, uint32_t maxmove,
+                            uint32_t endo, uint32_t epi, uint32_t frames, uint64_t seed,
+                            gm_error *err);
+
 #endif
