@@ -230,14 +230,13 @@ typedef struct conv_b {
     int64_t ja1, ja2, ia1, ia2, jp1, ip1;
 } conv_b;
 
-static conv_b conv_bounds(const hw_ctx *c, uint32_t ph, int64_t ei)
+static conv_b bounds_at(const hw_ctx *c, uint32_t ph, int64_t ic, int64_t jc)
 {
     const hw_geo *g = &c->geo;
     int mask = ph == P_MCONV;
-    int64_t rows = g->conv_rows, off = mask ? g->mc_off : 0;
+    int64_t off = mask ? g->mc_off : 0;
     int64_t arows = mask ? g->mask_rows : g->in2_rows;   /* the second operand's size */
     int64_t brows = mask ? g->tmask_rows : g->in_rows;   /* the first operand's size */
-    int64_t ic = ei % rows + 1, jc = ei / rows + 1;
     int64_t j = jc + off, i = ic + off;
     conv_b b;
     b.jp1 = j + 1;
@@ -247,6 +246,21 @@ static conv_b conv_bounds(const hw_ctx *c, uint32_t ph, int64_t ei)
     b.ia1 = arows < b.ip1 ? b.ip1 - arows : 1;
     b.ia2 = brows < i ? brows : i;
     return b;
+}
+
+/* The bounds of every lane of the warp in trip t: consecutive elements
+ * walk down a column, so one division serves the warp. */
+static void warp_bounds(const hw_ctx *c, uint32_t ph, int64_t t, conv_b b[])
+{
+    int64_t rows = c->geo.conv_rows, ei = (int64_t)c->warp * GM_WARP_SIZE + (int64_t)TPB * t;
+    int64_t ic = ei % rows + 1, jc = ei / rows + 1;
+    for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
+        b[l] = bounds_at(c, ph, ic, jc);
+        if (++ic > rows) {
+            ic = 1;
+            jc++;
+        }
+    }
 }
 
 /* Thread tid's element in trip t. */
@@ -270,8 +284,18 @@ static uint32_t seg_mask(const hw_ctx *c, const gm_warp_gen *g, int s)
 {
     uint32_t ph = phase_of(g), m = 0;
     int64_t t = trip_of(g), k = outer_of(g), q = inner_of(g);
+    conv_b b[GM_WARP_SIZE], *cb = NULL;
     if (s == S_PROLOGUE || s == S_HEAD || s == S_SYNC || s == S_EXIT)
         return ALL_LANES;
+    if (phases[ph].kind == K_CONV && (s == S_OHEAD || s == S_INNER || s == S_OTAIL)) {
+        warp_bounds(c, ph, t, b);
+        cb = b;
+    } else if (phases[ph].lanes == L_ELEM && !(phases[ph].kind == K_PAD &&
+                                               (s == S_IN || s == S_OUT))) {
+        /* lanes whose element is below N: a prefix of the warp */
+        int64_t left = phase_n(c, ph) - elem(c->warp * GM_WARP_SIZE, t);
+        return left >= GM_WARP_SIZE ? ALL_LANES : left > 0 ? (1u << left) - 1 : 0;
+    }
     for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
         uint32_t tid = c->warp * GM_WARP_SIZE + l;
         int64_t ei = elem(tid, t);
@@ -283,9 +307,8 @@ static uint32_t seg_mask(const hw_ctx *c, const gm_warp_gen *g, int s)
                          col > gg->in_rows - 1 && col < gg->in_rows + gg->in2_rows;
             on = s == S_IN ? inside : !inside;
         }
-        if (on && phases[ph].kind == K_CONV && (s == S_OHEAD || s == S_INNER || s == S_OTAIL)) {
-            conv_b b = conv_bounds(c, ph, ei);
-            on = k <= b.ja2 - b.ja1 && (s != S_INNER || q <= b.ia2 - b.ia1);
+        if (on && cb) {
+            on = k <= cb[l].ja2 - cb[l].ja1 && (s != S_INNER || q <= cb[l].ia2 - cb[l].ia1);
         }
         m |= (uint32_t)on << l;
     }
@@ -435,10 +458,9 @@ static uint64_t diff_addr(const hw_ctx *c, int a0, int a1, int a2, int m, int64_
 }
 
 /* The template convolution's and the mask convolution's inner reads. */
-static uint64_t conv_addr(const hw_ctx *c, uint32_t ph, int m, int64_t ei, int64_t k, int64_t q)
+static uint64_t conv_addr(const hw_ctx *c, uint32_t ph, int m, conv_b b, int64_t k, int64_t q)
 {
     const hw_geo *g = &c->geo;
-    conv_b b = conv_bounds(c, ph, ei);
     int64_t ja = b.ja1 + k, ia = b.ia1 + q, jb = b.jp1 - ja, ib = b.ip1 - ia;
     if (ph == P_MCONV)
         return pp(c, GM_HW_TMASK, g->tmask_rows * (ja - 1) + ia - 1);
@@ -467,7 +489,7 @@ static uint64_t window_pixel(const hw_ctx *c, int64_t ei, int64_t r, int64_t cl)
 }
 
 static uint64_t hw_lane_addr(const hw_ctx *c, uint32_t ph, int s, int m, uint32_t tid, int64_t t,
-                             int64_t k, int64_t q)
+                             int64_t q)
 {
     const hw_geo *g = &c->geo;
     const gm_hw_params *p = c->p;
@@ -496,9 +518,7 @@ static uint64_t hw_lane_addr(const hw_ctx *c, uint32_t ph, int s, int m, uint32_
         return templ(c, (g->in_rows - 1 - col) * g->in_rows + g->in_rows - 1 - row);
     }
     case P_CONV: case P_MCONV:
-        if (s == S_INNER)
-            return conv_addr(c, ph, m, ei, k, q);
-        if (ph == P_CONV)
+        if (ph == P_CONV)   /* the inner reads: conv_addr */
             return pp(c, GM_HW_CONV, ei);
         return pp(c, m ? GM_HW_MASK_CONV : GM_HW_IN2_SQR_SUB2, ei);
     case P_PAD: case P_PAD2: return pad_addr(c, ph, s, m, ei);
@@ -597,12 +617,20 @@ static void hw_addr(const gm_kernel *k, const gm_warp_gen *g, int s, int m, gm_i
 
     in->width = pointer_field ? 8 : 4;
     in->flags = in->op == GM_OP_CONST_LD ? GM_INST_READ_ONLY : 0;
+    conv_b b[GM_WARP_SIZE];
+    int conv_inner = phases[ph].kind == K_CONV && s == S_INNER;
+    if (conv_inner)
+        warp_bounds(&c, ph, t, b);
     for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
         uint32_t tid = g->warp * GM_WARP_SIZE + l;
-        uint64_t a = hw_lane_addr(&c, ph, s, m, tid, t, kk, q);
-        in->addr[l] = (in->mask >> l & 1) ? a : 0;
+        if (!(in->mask >> l & 1))
+            in->addr[l] = 0;
+        else if (conv_inner)
+            in->addr[l] = conv_addr(&c, ph, m, b[l], kk, q);
+        else
+            in->addr[l] = hw_lane_addr(&c, ph, s, m, tid, t, q);
     }
-    uint64_t a0 = hw_lane_addr(&c, ph, s, m, g->warp * GM_WARP_SIZE, t, kk, q);
+    uint64_t a0 = in->addr[__builtin_ctz(in->mask)];
     if (in->op == GM_OP_GLOBAL_LD && read_only(&c, a0))
         in->flags = GM_INST_READ_ONLY;
 }
