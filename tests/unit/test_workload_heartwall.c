@@ -312,7 +312,8 @@ static void cumsums(const thr *t, int sq)
     }
     for (int ei = t->tx; ei < c->sub2_elem; ei += NT) {
         rc(ei, c->sub2_rows, &row, &col);
-        G(t, 0, at(t, A_SUBH, (col + c->hsel2_collow - 1) * c->sub_rows + row + c->hsel2_rowlow - 1));
+        G(t, 0, at(t, A_SUBH,
+                   (col + c->hsel2_collow - 1) * c->sub_rows + row + c->hsel2_rowlow - 1));
         G(t, 1, at(t, sq ? A_QSUB2 : A_SUB2, ei));
     }
     for (int ei = t->tx; ei < c->sub2_elem; ei += NT) {
@@ -454,7 +455,8 @@ static void ref_thread(const void *rv, int bx, int tx, seq *s)
             rc(ei, c->in_rows, &row, &col);
             G(&t, 0, Row(&t, 0));
             G(&t, 0, Row(&t, 1));
-            int ori_row = p->loc_row[f][bx] - 25 + row - 1, ori_col = p->loc_col[f][bx] - 25 + col - 1;
+            int ori_row = p->loc_row[f][bx] - 25 + row - 1;
+            int ori_col = p->loc_col[f][bx] - 25 + col - 1;
             G(&t, 0, d_in(&t, ei));
             G(&t, 0, frame_px(&t, ori_col, ori_row));
             G(&t, 1, d_in(&t, ei));

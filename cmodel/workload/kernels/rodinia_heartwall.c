@@ -600,8 +600,9 @@ static int read_only(const hw_ctx *c, uint64_t a)
     int moves = c->frame && c->frame % 10 == 0;
     if (inside(a, p->frame, 4ull * p->frame_rows * p->frame_cols))
         return 1;
-    if (!moves && (inside(a, p->endo_row, 4ull * p->endo) || inside(a, p->endo_col, 4ull * p->endo) ||
-                   inside(a, p->epi_row, 4ull * p->epi) || inside(a, p->epi_col, 4ull * p->epi)))
+    int point = inside(a, p->endo_row, 4ull * p->endo) || inside(a, p->endo_col, 4ull * p->endo) ||
+                inside(a, p->epi_row, 4ull * p->epi) || inside(a, p->epi_col, 4ull * p->epi);
+    if (!moves && point)
         return 1;
     return c->frame && !moves &&
            (inside(a, p->endo_t, tb * p->endo) || inside(a, p->epi_t, tb * p->epi));
