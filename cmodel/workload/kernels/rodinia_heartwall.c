@@ -94,7 +94,7 @@ enum {   /* phases, in kernel.cu's order */
 };
 
 enum { K_MAP, K_PAD, K_CONV, K_LOOP };      /* loop shapes */
-enum { L_ELEM, L_T0, L_T1, L_ALL };         /* who runs the body: ei < N, tx 0, tx 1, all */
+enum { L_ELEM, L_T0, L_T1 };                /* who runs the body: ei < N, tx 0, tx 1 */
 
 typedef struct hw_phase {
     uint8_t kind, lanes, sync;
