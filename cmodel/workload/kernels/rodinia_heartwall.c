@@ -181,7 +181,8 @@ static void ctx_of(const gm_kernel *k, const gm_warp_gen *g, hw_ctx *c)
     c->warp = g->warp;
 }
 
-/* The phases of a frame's launch, in order; GM_SEG_DONE-terminated. */
+/* The phase after ph (-1: the first) in a frame's launch; NPHASES after
+ * the last. */
 static uint32_t phase_after(const hw_ctx *c, int ph)
 {
     if (c->frame == 0)
