@@ -114,5 +114,23 @@ const gm_workload_info gm_catalogue_rodinia[] = {
      "over a column strip, re-reading 2 halo rows of the CTA above and a 3-column halo "
      "of the CTAs beside it (one CTA id away); band-layout stores; a component copy first",
      "insensitive", gm_dwt2d_build},
+    /* Seed uRC 1% (Table I: no reuse) / library replication ratio at size
+     * small on configs/baseline.ini 0.8% (L1 load miss rate 50%; texture
+     * and constant reads bypass L1). Insensitive. */
+    {"leukocyte", "Rodinia 3.1",
+     "GICOV: 1050 texture gathers per thread on 7 circles of radius 8..20 around its "
+     "pixel (neighbouring CTAs' circles overlap) with broadcast constant reads; dilate: "
+     "a 25x25 disk of texture reads per pixel; IMGVF: one CTA per cell iterating in "
+     "shared memory, re-reading its 41x81 image from global each iteration",
+     "insensitive", gm_leukocyte_build},
+    /* Seed uRC 0% (Table I: no reuse) / library replication ratio at size
+     * small on configs/baseline.ini 0.13% (L1 load miss rate 43%): CTAs
+     * share only the frame. Insensitive. */
+    {"heartwall", "Rodinia 3.1",
+     "one CTA per sample point: a chain of element loops over private per-point "
+     "arrays (search window, 2-D convolution with the template, padded cumulative "
+     "sums, normalisation, masked maximum) with barriers between; CTAs share only "
+     "the video frame, where neighbouring points' 81x81 windows overlap",
+     "insensitive", gm_heartwall_build},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -318,4 +318,97 @@ int gm_particlefilter_build(gm_workload *w, gm_size size, uint64_t seed, gm_erro
 int gm_particlefilter_build_dims(gm_workload *w, uint32_t isz_x, uint32_t isz_y, uint32_t nfr,
                                  uint32_t np, uint64_t seed, gm_error *err);
 
+/* ---------------------------------------------------------------- leukocyte */
+
+#define GM_LEUKO_NPOINTS 150u        /* NPOINTS: sample points per circle */
+#define GM_LEUKO_NCIRCLES 7u         /* NCIRCLES: radii 8, 10, .. 20 */
+#define GM_LEUKO_MAXR 22u            /* MaxR = MAX_RAD + 2: GICOV's margin */
+#define GM_LEUKO_STREL 25u           /* strel_m = strel_n = 12 * 2 + 1 */
+#define GM_LEUKO_DILATE_TPB 176u     /* dilate_CUDA's threads_per_block */
+#define GM_LEUKO_MGVF_TPB 320u       /* IMGVF_kernel's threads_per_block */
+#define GM_LEUKO_MAX_CELLS 36u       /* cells of the default run */
+
+enum { GM_LEUKO_GICOV = 0, GM_LEUKO_DILATE, GM_LEUKO_IMGVF };
+
+/* One tracked cell's sub-image (track_ellipse.c: rows v1..v2, columns
+ * u1..u2 of the frame, at most 41 x 81) and its place in I_all. */
+typedef struct gm_leuko_cell {
+    uint32_t x, y;             /* centre in the frame (column, row) */
+    uint32_t m, n;             /* rows, columns */
+    uint32_t offset;           /* first element in device_I_all / device_IMGVF_all */
+} gm_leuko_cell;
+
+/* Detection (GICOV, dilate) on a grad_m x grad_n crop, tracking (one
+ * IMGVF launch per frame) of ncells cells in a width x height frame. */
+typedef struct gm_leuko_params {
+    uint32_t grad_m, grad_n;   /* rows, columns of the detection crop */
+    uint32_t width, height;    /* the tracking frame */
+    uint32_t ncells, frames;
+    uint32_t iterations;       /* IMGVF iterations until convergence (data model) */
+    uint32_t total;            /* elements of I_all */
+    gm_leuko_cell cell[GM_LEUKO_MAX_CELLS];
+    /* the module's constant bank, then the cudaMalloc order */
+    uint64_t c_sin, c_cos, c_tx, c_ty, c_strel;
+    uint64_t grad_x, grad_y, gicov, dilated;
+    uint64_t i_array, imgvf_array, m_array, n_array, i_all, imgvf_all;
+} gm_leuko_params;
+
+typedef struct gm_leuko_launch {
+    const gm_leuko_params *lk;
+    uint32_t kind;             /* GM_LEUKO_* */
+} gm_leuko_launch;
+
+/* c_tX / c_tY[k * NPOINTS + n] as compute_constants() fills them. */
+int32_t gm_leuko_tx(uint32_t k, uint32_t n);
+int32_t gm_leuko_ty(uint32_t k, uint32_t n);
+/* (int)((float)x * (1.f / (float)n)): IMGVF_kernel's row index, in
+ * integer arithmetic with the float roundings of the CUDA code. */
+uint32_t gm_leuko_float_row(uint32_t x, uint32_t n);
+
+int gm_leukocyte_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_leukocyte_build_dims(gm_workload *w, uint32_t grad_m, uint32_t grad_n, uint32_t width,
+                            uint32_t height, uint32_t ncells, uint32_t frames,
+                            uint32_t iterations, gm_error *err);
+
+
+/* ---------------------------------------------------------------- heartwall */
+
+#define GM_HW_THREADS 256u           /* NUMBER_THREADS */
+#define GM_HW_ENDO 20u               /* ENDO_POINTS */
+#define GM_HW_ALL 51u                /* ALL_POINTS */
+#define GM_HW_MAX_FRAMES 104u        /* the video's frames */
+
+/* One launch per frame, one CTA per sample point (endo points first).
+ * row/col[f][p]: the point's position (d_Row, d_Col) during frame f;
+ * loc_row/col[f][p]: what frame f stores in d_tRowLoc / d_tColLoc (the
+ * tracked position, a data model: docs/workloads/rodinia.md). */
+typedef struct gm_hw_params {
+    uint32_t tsize, ssize, maxmove;      /* tSize, sSize, maxMove */
+    uint32_t endo, epi, frames;          /* points of each kind; frames processed */
+    uint32_t frame_rows, frame_cols, no_frames;
+    int16_t row[GM_HW_MAX_FRAMES][GM_HW_ALL], col[GM_HW_MAX_FRAMES][GM_HW_ALL];
+    int16_t loc_row[GM_HW_MAX_FRAMES][GM_HW_ALL], loc_col[GM_HW_MAX_FRAMES][GM_HW_ALL];
+    /* the constant bank, then the cudaMalloc order; per-point arrays are
+     * `points` allocations of the same size, `stride` apart */
+    uint64_t cbank, frame, endo_row, endo_col, t_endo_row, t_endo_col, epi_row, epi_col,
+        t_epi_row, t_epi_col, endo_t, epi_t;
+    uint64_t per_point[12], stride[12];  /* GM_HW_IN2 .. GM_HW_MASK_CONV */
+} gm_hw_params;
+
+enum {   /* per-point arrays, in allocation order */
+    GM_HW_IN2, GM_HW_CONV, GM_HW_PAD_CUMV, GM_HW_PAD_CUMV_SEL, GM_HW_SUB_CUMH,
+    GM_HW_SUB_CUMH_SEL, GM_HW_SUB2, GM_HW_IN2_SQR, GM_HW_IN2_SQR_SUB2, GM_HW_IN_SQR,
+    GM_HW_TMASK, GM_HW_MASK_CONV
+};
+
+typedef struct gm_hw_launch {
+    const gm_hw_params *hw;
+    uint32_t frame;
+} gm_hw_launch;
+
+int gm_heartwall_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_heartwall_build_dims(gm_workload *w, uint32_t tsize, uint32_t ssize, uint32_t maxmove,
+                            uint32_t endo, uint32_t epi, uint32_t frames, uint64_t seed,
+                            gm_error *err);
+
 #endif

@@ -237,7 +237,7 @@ static void myo_seg(const gm_kernel *k, const gm_warp_gen *g, int s, gm_seg *out
     case SEG_ERR_I:     out->prog = "LLLL" "AAAAA" "TIPB"; break;
     case SEG_CHK_I:     out->prog = "LAA" "IPB"; break;
     case SEG_BRK:       out->prog = "PB"; break;
-    case SEG_SCALE_I:   out->prog = "LAB" "AT" "LASASAS" "DT" "AA" "IPB"; break;
+    case SEG_SCALE_I:   out->prog = "LAB" "AT" "LASASAS" "QT" "AA" "IPB"; break;
     case SEG_SCALE_FIN: out->prog = "AA"; break;
     case SEG_OUT_I:     out->prog = "LLAA" "IPB"; break;
     case SEG_OUTB:      out->prog = "PB"; break;
@@ -393,7 +393,7 @@ static void build_k2(gm_myocyte_params *p)
         const k2_entry *t = &k2_table[e];
         memset(p->k2_prog + n, 'A', t->alu);
         n += t->alu;
-        memset(p->k2_prog + n, 'D', t->dp);
+        memset(p->k2_prog + n, 'Q', t->dp);
         n += t->dp;
         memset(p->k2_prog + n, 'S', t->sfu);
         n += t->sfu;

@@ -27,6 +27,21 @@ static uint8_t take_load(gm_warp_gen *g)
     return (uint8_t)(R_LD0 + g->v[4]++);
 }
 
+static gm_op load_op(char c)
+{
+    switch (c) {
+    case 'C': return GM_OP_CONST_LD;
+    case 'E': return GM_OP_TEX_LD;
+    case 'D': return GM_OP_SHARED_LD;
+    default: return GM_OP_GLOBAL_LD;
+    }
+}
+
+static gm_op arith_op(char c)
+{
+    return c == 'A' ? GM_OP_ALU : c == 'S' ? GM_OP_SFU : GM_OP_DP;
+}
+
 /* Moves to the first segment after s with a non-empty mask. Returns 0 at
  * the end of the program. */
 static int advance(const gm_segprog *sp, const gm_kernel *k, gm_warp_gen *g, int s,
@@ -78,32 +93,33 @@ int gm_segprog_gen(const gm_segprog *sp, const gm_kernel *k, gm_warp_gen *g, gm_
             g->v[7]++;
             break;
         }
-        case 'L':
-            gm_emit_mem(in, GM_OP_GLOBAL_LD, m, (uint8_t)(R_LD0 + g->v[3]), R_IDX, R_NONE, 4, 0);
+        case 'L': case 'C': case 'E': case 'D':
+            gm_emit_mem(in, load_op(c), m, (uint8_t)(R_LD0 + g->v[3]), R_IDX, R_NONE, 4, 0);
             g->v[3]++;
             sp->addr(k, g, (int)g->v[0], (int)g->v[6]++, in);
             break;
-        case 'T': {
+        case 'T': case 'W': {
             uint8_t val = take_load(g);
             int st = (int)(g->v[7] >> 16);
             if (val == R_NONE)
                 val = (uint8_t)(R_ACC0 + st % sp->nacc);
-            gm_emit_mem(in, GM_OP_GLOBAL_ST, m, R_NONE, R_IDX, val, 4, 0);
+            gm_emit_mem(in, c == 'T' ? GM_OP_GLOBAL_ST : GM_OP_SHARED_ST, m, R_NONE, R_IDX, val,
+                        4, 0);
             g->v[7] += 1 << 16;
             sp->addr(k, g, (int)g->v[0], (int)g->v[6]++, in);
             break;
         }
         case 'A':
-        case 'D':
-        case 'S': {
+        case 'S':
+        case 'Q': {
             uint8_t a = take_load(g), b = take_load(g), d = R_NONE;
             if (b != R_NONE)
                 d = take_load(g);
-            gm_op op = c == 'A' ? GM_OP_ALU : c == 'D' ? GM_OP_DP : GM_OP_SFU;
-            gm_emit(in, op, m, acc, d == R_NONE ? acc : d, a, b);
+            gm_emit(in, arith_op(c), m, acc, d == R_NONE ? acc : d, a, b);
             g->v[5]++;
             break;
         }
+        case 'R': gm_emit(in, GM_OP_BARRIER, m, R_NONE, R_NONE, R_NONE, R_NONE); break;
         case 'P': gm_emit(in, GM_OP_ALU, m, R_PRED, R_IDX, R_NONE, R_NONE); break;
         case 'B': gm_emit(in, GM_OP_BRANCH, m, R_NONE, R_PRED, R_NONE, R_NONE); break;
         case 'X':

@@ -18,10 +18,17 @@
  *      accumulator r % nacc (r: arithmetic op of the segment) and reads
  *      the oldest unread loaded registers (up to 3); with fewer than 3 it
  *      also reads the accumulator it writes
- *   D  double-precision arithmetic: read and written like A
  *   P  ISETP: writes the predicate register, reads the index register
  *   B  branch on the predicate
  *   X  EXIT (the warp's last instruction)
+ * and, for kernels that also use on-chip and read-only spaces or double
+ * precision (Rodinia leukocyte, heartwall, myocyte), letters that behave
+ * as L (loads), T (stores) or A with another opcode; load and store
+ * addresses come from the same callback:
+ *   C  constant load, E  texture load, D  shared load (as L)
+ *   W  shared store (as T)
+ *   Q  double-precision arithmetic (as A)
+ *   R  __syncthreads (the segment's mask must hold every existing lane)
  * so every loaded value is read in the segment that loads it and every
  * register is written before it is read (the contract the workload tests
  * check). Accumulators must be set by Z before an A/S/T reads them. */
@@ -47,8 +54,8 @@ typedef struct gm_segprog {
      * the segment holding X. */
     int (*next)(const gm_kernel *k, gm_warp_gen *g, int s);
     /* Fills in->addr (active lanes; 0 elsewhere), width and flags of the
-     * m-th memory instruction (loads and stores counted together) of
-     * segment s; in->op is already set. */
+     * m-th memory instruction (loads and stores of every space counted
+     * together) of segment s; in->op is already set. */
     void (*addr)(const gm_kernel *k, const gm_warp_gen *g, int s, int m, gm_inst *in);
 } gm_segprog;
 
