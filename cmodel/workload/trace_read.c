@@ -185,6 +185,7 @@ typedef struct lines {
     unsigned long no;        /* its 1-based number */
     uint64_t off;            /* decoded offset of its first byte */
     uint64_t next_off;       /* decoded offset of the next line */
+    uint64_t rewinds;        /* xz data decoded again from the start */
 } lines;
 
 static void lines_close(lines *L)
@@ -310,8 +311,11 @@ static int lines_skip_to(lines *L, uint64_t off, gm_error *err)
 static int lines_seek(lines *L, const char *path, uint64_t off, unsigned long no,
                       gm_error *err)
 {
+    /* The next CTA usually starts a few lines on, inside the bytes
+     * already read: skip them rather than read them again. */
+    int near = off >= L->next_off && off - L->next_off <= L->chunk_len - L->chunk_pos;
     if (off != L->next_off) {
-        if (L->s.f && !L->s.xz) {
+        if (L->s.f && !L->s.xz && !near) {
             if (off > INT64_MAX || fseeko(L->s.f, (off_t)off, SEEK_SET) != 0)
                 return gm_fail(err, "%s: cannot seek: %s", path, strerror(errno));
             L->s.in_pos = L->s.in_len = 0;
@@ -321,6 +325,7 @@ static int lines_seek(lines *L, const char *path, uint64_t off, unsigned long no
             L->next_off = off;
         } else {
             if (off < L->next_off) {
+                L->rewinds++;
                 src_close(&L->s);
                 if (src_open_file(&L->s, path, err))
                     return -1;
@@ -1805,8 +1810,10 @@ static cta_buf *ks_load_cta(trace_arena *a, trace_kdesc *d, uint32_t cta)
         first[i] = UINT64_MAX;
     size_t cap = ks->shape.stream.cap;
     ks->shape.stream.len = 0;
+    uint64_t rewinds = ks->L.rewinds;
     int rc = parse_cta(&ks->L, path, &ks->shape, &ks->x, cta, first, &err);
     mem_update(&ks->mem, (int64_t)ks->shape.stream.cap - (int64_t)cap, 0);
+    ks->mem.rewinds += ks->L.rewinds - rewinds;
     if (rc != 0) {
         note_failure(a, d, &err);
         return NULL;

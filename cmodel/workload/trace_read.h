@@ -40,6 +40,7 @@ typedef struct gm_trace_mem {
     uint32_t ctas_buffered;    /* CTAs whose records are held now */
     uint32_t ctas_peak;
     uint64_t index_bytes;      /* the running kernel's index and stored lines */
+    uint64_t rewinds;          /* xz data decoded again from the start */
 } gm_trace_mem;
 
 /* Builds *w from the kernelslist.g at `path` with the default budget.

@@ -13,7 +13,7 @@
  *     configs/small.ini;
  *   - export: exact lines for hand-made instructions, and gemm, atax and
  *     reduction exported and read back give the built-in stream (the same
- *     FNV-1a stream hash as test_workload.c), resident or parsed at launch,
+ *     FNV-1a stream hash as test_workload.c), resident or streamed,
  *     in any order, and the same statistics through the whole system. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1513,7 +1513,8 @@ static uint64_t run_window(const gm_workload *t, const gm_workload *ref, uint32_
  * of reduction's 64 CTAs running at a time, at most 4 are held, in at
  * most 4 CTA bounds (by hand, above) plus the parse scratch (at most
  * twice the largest CTA, grown from 4 KiB), and none is left at the end.
- * The same through xz data read backwards. */
+ * The same through xz data read backwards (each CTA decodes the data
+ * from the start again) and forwards (never). */
 static void test_stream_bounded(void **state)
 {
     gm_workload a, b, c, z;
@@ -1552,7 +1553,15 @@ static void test_stream_bounded(void **state)
     assert_int_equal(m.ctas_peak, 3);
     assert_int_equal(m.ctas_buffered, 0);
     assert_true(m.buffered_peak <= 3 * max_cta + 2 * max_cta + 4096);
+    assert_int_equal(m.rewinds, 63);   /* every CTA after the first lies behind */
     assert_int_equal(gm_trace_workload_check(&z, &err), 0);
+    gm_workload_free(&z);
+    if (gm_trace_workload_build(&z, p, &err) != 0)   /* forwards: decoded once */
+        fail_msg("%s", err.msg);
+    run_window(&z, &a, 0, 4, 0);
+    assert_true(gm_trace_workload_memory(&z, &m));
+    assert_int_equal(m.ctas_peak, 4);
+    assert_int_equal(m.rewinds, 0);
     free(text);
     free(xz);
     gm_workload_free(&a);
