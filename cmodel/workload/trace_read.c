@@ -1,12 +1,15 @@
 /* Accel-Sim trace reader. Layers, bottom up:
  *   src     bytes of a file or a memory buffer, through liblzma when they
  *           start with the xz magic;
- *   lines   one line at a time, with its number, for messages;
- *   kparse  one kernel-N.traceg into a compact image: a stream of
+ *   lines   one line at a time, with its number (for messages) and its
+ *           decoded offset, and seeking to an offset;
+ *   kparse  one kernel-N.traceg into a compact image (a stream of
  *           instruction records and an index from (CTA, warp) to the
- *           warp's first record;
- *   arena   the workload's single heap block (w->priv): descriptors, file
- *           paths and either every image or one slot for the running one;
+ *           warp's first record), or into an index of where each warp
+ *           starts in the file, or the warps of one CTA from that index;
+ *   arena   the workload's heap block (w->priv): descriptors, file paths
+ *           and every image (resident), or the streamed kernel's index and
+ *           its CTAs in flight, each in a block of its own (streamed);
  *   gen     decodes a warp's records into gm_inst.
  * The format is documented in docs/traces.md. */
 #include "workload/trace_read.h"
