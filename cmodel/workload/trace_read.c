@@ -2032,37 +2032,55 @@ static void ab_abort(arena_build *ab)
     memset(ab, 0, sizeof *ab);
 }
 
-/* Parses every kernel file: whole images while they fit in `budget`,
- * else (starting again from the first kernel) an index of each, and
- * the trace is streamed. */
-static int ab_parse_kernels(arena_build *ab, uint64_t budget, gm_error *err)
+/* Parses kernel i of the list into *im (and *x for KP_INDEX). */
+static int ab_parse_one(arena_build *ab, uint32_t i, kp_mode mode, kimage *im, kindex *x,
+                        gm_error *err)
+{
+    const char *path = (const char *)ab->b.p + ab_desc(ab, i)->path_off;
+    return parse_kernel_file(path, mode, im, x, err);
+}
+
+/* Keeps every kernel's image while they fit in `budget`: 0, or 1 when
+ * they do not (the images kept so far are forgotten), or -1. */
+static int ab_parse_resident(arena_build *ab, uint64_t budget, gm_error *err)
 {
     uint64_t resident = 0;
-    ab->streamed = budget == 0;
     for (uint32_t i = 0; i < ab->n; i++) {
         kimage im;
-        kindex x = {0};
-        const char *path = (const char *)ab->b.p + ab_desc(ab, i)->path_off;
-        if (parse_kernel_file(path, ab->streamed ? KP_INDEX : KP_IMAGE, &im, &x, err))
+        if (ab_parse_one(ab, i, KP_IMAGE, &im, NULL, err))
             return -1;
-        int rc;
-        if (ab->streamed) {
-            rc = ab_put_index(ab, i, &im, &x, err);
-        } else if (resident + kimage_bytes(&im) > budget) {
-            ab->streamed = 1;
-            ab->b.len = ab->images_off;   /* forget the images kept so far */
-            i = UINT32_MAX;               /* and index from the first kernel */
-            rc = 0;
-        } else {
-            resident += kimage_bytes(&im);
-            rc = ab_put_image(ab, i, &im, err);
-        }
+        int over = resident + kimage_bytes(&im) > budget;
+        resident += kimage_bytes(&im);
+        int rc = over ? 1 : ab_put_image(ab, i, &im, err);
         kimage_free(&im);
-        kindex_free(&x);
-        if (rc)
-            return -1;
+        if (rc) {
+            ab->b.len = ab->images_off;
+            return rc;
+        }
     }
     return 0;
+}
+
+/* Parses every kernel file: whole images while they fit in `budget`,
+ * else (from the first kernel again) an index of each, and the trace is
+ * streamed. */
+static int ab_parse_kernels(arena_build *ab, uint64_t budget, gm_error *err)
+{
+    int rc = budget ? ab_parse_resident(ab, budget, err) : 1;
+    if (rc <= 0)
+        return rc;
+    ab->streamed = 1;
+    for (uint32_t i = 0; i < ab->n && rc == 1; i++) {
+        kimage im;
+        kindex x = {0};
+        if (ab_parse_one(ab, i, KP_INDEX, &im, &x, err))
+            return -1;
+        if (ab_put_index(ab, i, &im, &x, err))
+            rc = -1;
+        kimage_free(&im);
+        kindex_free(&x);
+    }
+    return rc < 0 ? -1 : 0;
 }
 
 /* ================================================================ build */

@@ -1537,6 +1537,14 @@ static void test_stream_bounded(void **state)
     /* the resident reading holds no CTA buffers */
     assert_true(gm_trace_workload_memory(&b, &m));
     assert_int_equal(m.buffered_peak, 0);
+    /* a budget the first image passes: streamed, the same stream */
+    gm_trace_opts tight = {.resident_bytes = 1};
+    snprintf(p, sizeof p, "%s/kernelslist.g", dir);
+    if (gm_trace_workload_build_opts(&z, p, &tight, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_true(gm_trace_workload_info(&z, &streamed) && streamed);
+    assert_true(stream_hash(&z) == stream_hash(&a));
+    gm_workload_free(&z);
 
     snprintf(p, sizeof p, "%s/kernel-1.traceg", dir);
     char *text = read_file(p, &len);
