@@ -66,7 +66,7 @@ test: build build-asan build-rtl build-rtl-release
 	scripts/regress smoke --build $(RTLB) -j $(JOBS)
 
 bench: build
-	$(BUILD)/gmsim bench
+	scripts/bench --gmsim $(BUILD)/gmsim
 	$(BUILD)/gmsim bench --generation --size standard
 
 clean:

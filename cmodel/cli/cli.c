@@ -42,8 +42,13 @@ typedef struct run_opts {
     uint64_t max_cycles;
     int max_cycles_set;
     int quiet;
+    int progress;         /* PROGRESS_AUTO, 0 off, or every N seconds */
     const char *rtl;      /* --rtl PATTERN (co-simulation build only) */
 } run_opts;
+
+/* The progress line: on a terminal, rewritten once a second. */
+#define PROGRESS_AUTO (-1)
+#define PROGRESS_MAX_S 86400
 
 static void usage_main(FILE *f)
 {
@@ -86,6 +91,9 @@ static void usage_run(FILE *f, const gm_cli_ext *ext)
           "                     stdout (the table then goes to stderr)\n"
           "  --max-cycles N     stop after N core cycles, 0 to 2^64-1 (0 = no limit)\n"
           "  --quiet            no table\n"
+          "  --progress N       a progress line with an ETA on stderr every N seconds,\n"
+          "                     1 to 86400, one line each (default: on a terminal only,\n"
+          "                     rewritten every second); 0: none\n"
           "  --help             this text\n"
           "\n"
           "Numbers are decimal or 0x hexadecimal. Exit status: 0 finished; 1 bad input\n"
@@ -151,18 +159,43 @@ static double cpu_seconds(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+typedef struct progress_state {
+    double t0;               /* CPU seconds at the start of the run */
+    uint64_t total_ctas;     /* of every launch */
+    int lines;               /* one line per report, not one rewritten line */
+} progress_state;
+
+/* The ETA assumes the CTAs still to run cost what the finished ones did
+ * on average (CTAs are the unit of work known ahead for built-in kernels
+ * and traces alike: the grids are in the headers). */
 static void show_progress(const gm_system *s, void *arg)
 {
-    const double *t0 = arg;
-    double dt = cpu_seconds() - *t0;
+    const progress_state *p = arg;
+    double dt = cpu_seconds() - p->t0;
     uint64_t ctas = 0;
     for (uint32_t i = 0; i < s->ncores; i++)
         ctas += s->cores[i].stats.ctas_done;
-    fprintf(stderr, "\r[gmsim] cycle %" PRIu64 "  kernel %u/%u  CTAs done %" PRIu64
-                    "  %.0f cycles/s ",
-            s->core_cycle, s->kernel_index + (s->kernel_running ? 1 : 0), s->wl->nkernels,
-            ctas, dt > 0 ? s->core_cycle / dt : 0.0);
+    char eta[32] = "?";
+    if (ctas && ctas <= p->total_ctas) {
+        uint64_t left = (uint64_t)(dt * (double)(p->total_ctas - ctas) / (double)ctas + 0.5);
+        snprintf(eta, sizeof eta, "%" PRIu64 ":%02u:%02u", left / 3600,
+                 (unsigned)(left / 60 % 60), (unsigned)(left % 60));
+    }
+    fprintf(stderr, "%s[gmsim] cycle %" PRIu64 "  kernel %u/%u  CTAs %" PRIu64 "/%" PRIu64
+                    " (%.1f%%)  %.0f cycles/s  CPU %.0f s  ETA %s%s",
+            p->lines ? "" : "\r", s->core_cycle,
+            s->kernel_index + (s->kernel_running ? 1 : 0), s->wl->nkernels, ctas,
+            p->total_ctas, p->total_ctas ? 100.0 * (double)ctas / (double)p->total_ctas : 0.0,
+            dt > 0 ? s->core_cycle / dt : 0.0, dt, eta, p->lines ? "\n" : " ");
     fflush(stderr);
+}
+
+static uint64_t workload_ctas(const gm_workload *w)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < w->nkernels; i++)
+        n += gm_kernel_ctas(&w->kernels[i]);
+    return n;
 }
 
 /* The one piece of process-wide state: the signal that asked the run to
@@ -259,9 +292,12 @@ static int simulate_one(const gm_config *cfg, const char *wname, gm_size size,
             gm_outfile_discard(stats);
         return 1;
     }
-    double t0 = cpu_seconds();
-    if (progress && isatty(STDERR_FILENO))
-        s->progress = (gm_progress){.fn = show_progress, .arg = &t0};
+    progress_state ps = {.t0 = cpu_seconds(), .total_ctas = workload_ctas(&wl),
+                         .lines = progress > 0};
+    double t0 = ps.t0;
+    if (progress > 0 || (progress == PROGRESS_AUTO && isatty(STDERR_FILENO)))
+        s->progress = (gm_progress){.fn = show_progress, .arg = &ps,
+                                    .interval_s = progress > 0 ? progress : 1};
     if (rtl && ext->attach(ext->arg, s, rtl, &err) != 0) {
         fprintf(stderr, "gmsim: --rtl %s: %s\n", rtl, err.msg);
         gm_system_free(s);
@@ -276,8 +312,10 @@ static int simulate_one(const gm_config *cfg, const char *wname, gm_size size,
      * from a SystemC process); it must behave as gm_system_run. */
     int rc = ext && ext->run ? ext->run(ext->arg, s, &wl, &err) : gm_system_run(s, &wl, &err);
     double cpu = cpu_seconds() - t0;
-    if (s->progress.fn)
+    if (s->progress.fn && !ps.lines)
         fputs("\r\033[K", stderr);
+    if (s->progress.fn && ps.lines)
+        show_progress(s, &ps);   /* the last line: a short run shows one too */
     if (rc != 0)
         fprintf(stderr, "gmsim: %s\n", err.msg);
     if (s->status == GM_RUN_DEADLOCK)
@@ -322,13 +360,13 @@ static int simulate(const gm_config *cfg, const char *wname, gm_size size, gm_ou
 
 static int cmd_run(int argc, char **argv, const gm_cli_ext *ext)
 {
-    run_opts o = {.size = GM_SIZE_SMALL};
+    run_opts o = {.size = GM_SIZE_SMALL, .progress = PROGRESS_AUTO};
     static const struct option longopts[] = {
         {"config", required_argument, 0, 'c'},  {"workload", required_argument, 0, 'w'},
         {"size", required_argument, 0, 's'},    {"seed", required_argument, 0, 'S'},
         {"stats", required_argument, 0, 'j'},   {"max-cycles", required_argument, 0, 'm'},
         {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
-        {"rtl", required_argument, 0, 'r'},
+        {"rtl", required_argument, 0, 'r'},     {"progress", required_argument, 0, 'P'},
         {0, 0, 0, 0}};
     int ch;
     optind = 1;
@@ -359,6 +397,13 @@ static int cmd_run(int argc, char **argv, const gm_cli_ext *ext)
             o.max_cycles_set = 1;
             break;
         case 'q': o.quiet = 1; break;
+        case 'P': {
+            uint64_t n;
+            if (gm_cli_parse_u64("gmsim run", "--progress", optarg, 0, PROGRESS_MAX_S, &n) != 0)
+                return 1;
+            o.progress = (int)n;
+            break;
+        }
         case 'r':
             if (!ext || !ext->attach) {
                 fprintf(stderr, "gmsim run: --rtl needs the co-simulation build: gmsim-cosim "
@@ -393,8 +438,8 @@ static int cmd_run(int argc, char **argv, const gm_cli_ext *ext)
         }
     }
     gm_run_result res;
-    return simulate(&cfg, o.workload, o.size, o.stats_path ? &stats : NULL, o.quiet, 1, &res,
-                    ext, o.rtl);
+    return simulate(&cfg, o.workload, o.size, o.stats_path ? &stats : NULL, o.quiet,
+                    o.progress, &res, ext, o.rtl);
 }
 
 static int cmd_list(int argc, char **argv)
@@ -624,8 +669,8 @@ static int cmd_default(void)
     printf("gmsim default job: baseline (%u cores, %u L2 slices, %u DRAM channels), size small\n\n",
            cfg.core.num_cores, cfg.l2.slices, cfg.dram.channels);
     for (size_t i = 0; i < n; i++) {
-        int rc = simulate(&cfg, default_workloads[i], GM_SIZE_SMALL, NULL, 1, 1, &res[i], NULL,
-                          NULL);
+        int rc = simulate(&cfg, default_workloads[i], GM_SIZE_SMALL, NULL, 1, PROGRESS_AUTO,
+                          &res[i], NULL, NULL);
         if (rc != 0)
             return rc;
     }

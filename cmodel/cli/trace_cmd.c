@@ -206,7 +206,7 @@ static int cmd_info(int argc, char **argv)
     gm_workload w;
     gm_workload_counts c;
     uint64_t ro = 0;
-    int lazy = 0;
+    int lazy = 0;   /* streamed */
     if (gm_workload_build(&w, o.workload, o.size, o.seed, &err) != 0) {
         fprintf(stderr, "gmsim trace: workload %s: %s\n", o.workload, err.msg);
         return 1;
@@ -220,7 +220,7 @@ static int cmd_info(int argc, char **argv)
     }
     int is_trace = gm_trace_workload_info(&w, &lazy);
     printf("workload %s: %u kernels%s\n", o.workload, w.nkernels,
-           is_trace ? (lazy ? " (trace, parsed at launch)" : " (trace, resident)") : "");
+           is_trace ? (lazy ? " (trace, streamed)" : " (trace, resident)") : "");
     for (uint32_t i = 0; i < w.nkernels; i++) {
         const gm_kernel *k = &w.kernels[i];
         printf("  %u %-32s grid (%u,%u,%u) block (%u,%u,%u)\n", i + 1, k->name, k->grid.x,

@@ -598,6 +598,11 @@ static double wall_seconds(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static double progress_interval(const gm_system *s)
+{
+    return s->progress.interval_s ? (double)s->progress.interval_s : 1.0;
+}
+
 int gm_system_run_begin(gm_system *s, const gm_workload *wl, gm_error *err)
 {
     s->wl = wl;
@@ -618,7 +623,7 @@ int gm_system_run_begin(gm_system *s, const gm_workload *wl, gm_error *err)
     s->wd_interval = wd_interval;
     s->next_watchdog = wd_interval;
     s->next_sample = s->cfg.sim.sample_cycles;
-    s->next_report = s->progress.fn ? wall_seconds() + 1.0 : 0;
+    s->next_report = s->progress.fn ? wall_seconds() + progress_interval(s) : 0;
     return 0;
 }
 
@@ -647,7 +652,7 @@ static inline int run_edge(gm_system *s, gm_error *err)
             }
             if (s->progress.fn && wall_seconds() >= s->next_report) {
                 s->progress.fn(s, s->progress.arg);
-                s->next_report = wall_seconds() + 1.0;
+                s->next_report = wall_seconds() + progress_interval(s);
             }
         }
         /* An external initiator (gm_system_set_core_driver) may still

@@ -60,9 +60,11 @@ typedef struct gm_kernel_record {
 struct gm_system;
 
 typedef struct gm_progress {
-    /* Called about once per wall-clock second when set. */
+    /* Called about once per interval_s wall-clock seconds when set (0:
+     * every second). Only for reports: it never changes what is simulated. */
     void (*fn)(const struct gm_system *s, void *arg);
     void *arg;
+    unsigned interval_s;
 } gm_progress;
 
 /* Clocked work a design registers for one clock domain. */

@@ -94,7 +94,10 @@ void gm_workload_free(gm_workload *w)
     if (!w)
         return;
     free(w->kernels);
-    free(w->priv);
+    if (w->release)
+        w->release(w->priv);
+    else
+        free(w->priv);
     memset(w, 0, sizeof *w);
 }
 

@@ -1,12 +1,15 @@
 /* Accel-Sim trace reader. Layers, bottom up:
  *   src     bytes of a file or a memory buffer, through liblzma when they
  *           start with the xz magic;
- *   lines   one line at a time, with its number, for messages;
- *   kparse  one kernel-N.traceg into a compact image: a stream of
+ *   lines   one line at a time, with its number (for messages) and its
+ *           decoded offset, and seeking to an offset;
+ *   kparse  one kernel-N.traceg into a compact image (a stream of
  *           instruction records and an index from (CTA, warp) to the
- *           warp's first record;
- *   arena   the workload's single heap block (w->priv): descriptors, file
- *           paths and either every image or one slot for the running one;
+ *           warp's first record), or into an index of where each warp
+ *           starts in the file, or the warps of one CTA from that index;
+ *   arena   the workload's heap block (w->priv): descriptors, file paths
+ *           and every image (resident), or the streamed kernel's index and
+ *           its CTAs in flight, each in a block of its own (streamed);
  *   gen     decodes a warp's records into gm_inst.
  * The format is documented in docs/traces.md. */
 #include "workload/trace_read.h"
@@ -183,6 +186,9 @@ typedef struct lines {
     char *line;              /* the current line, NUL-terminated, no '\n' */
     size_t len, cap;
     unsigned long no;        /* its 1-based number */
+    uint64_t off;            /* decoded offset of its first byte */
+    uint64_t next_off;       /* decoded offset of the next line */
+    uint64_t rewinds;        /* xz data decoded again from the start */
 } lines;
 
 static void lines_close(lines *L)
@@ -246,6 +252,7 @@ static int line_append(lines *L, const uint8_t *p, size_t n, gm_error *err)
 static int lines_next(lines *L, gm_error *err)
 {
     L->len = 0;
+    L->off = L->next_off;
     for (;;) {
         if (L->chunk_pos == L->chunk_len) {
             if (L->eof)
@@ -265,6 +272,7 @@ static int lines_next(lines *L, gm_error *err)
         if (line_append(L, p, take, err))
             return -1;
         L->chunk_pos += take + (nl ? 1 : 0);
+        L->next_off += take + (nl ? 1 : 0);
         if (nl)
             goto got;
     }
@@ -276,6 +284,64 @@ got:
         L->len--;
     L->line[L->len] = '\0';
     return 1;
+}
+
+/* Drops decoded bytes up to offset `off`. */
+static int lines_skip_to(lines *L, uint64_t off, gm_error *err)
+{
+    while (L->next_off < off) {
+        if (L->chunk_pos == L->chunk_len) {
+            if (src_read(&L->s, L->chunk, IN_CHUNK, &L->chunk_len, L->name, err))
+                return -1;
+            L->chunk_pos = 0;
+            if (L->chunk_len == 0)
+                return gm_fail(err, "%s: shorter than when the workload was built", L->name);
+        }
+        size_t n = L->chunk_len - L->chunk_pos;
+        if (n > off - L->next_off)
+            n = (size_t)(off - L->next_off);
+        L->chunk_pos += n;
+        L->next_off += n;
+    }
+    return 0;
+}
+
+/* Positions L so that the next line read starts at decoded offset `off`
+ * and is numbered `no`. A plain file seeks; xz data cannot, so it is
+ * decoded on from where it is, or from the start again when `off` lies
+ * behind (CTAs are asked for in the order the file holds them, usually,
+ * so that is rare). */
+static int lines_seek(lines *L, const char *path, uint64_t off, unsigned long no,
+                      gm_error *err)
+{
+    /* The next CTA usually starts a few lines on, inside the bytes
+     * already read: skip them rather than read them again. */
+    int near = off >= L->next_off && off - L->next_off <= L->chunk_len - L->chunk_pos;
+    if (off != L->next_off) {
+        if (L->s.f && !L->s.xz && !near) {
+            if (off > INT64_MAX || fseeko(L->s.f, (off_t)off, SEEK_SET) != 0)
+                return gm_fail(err, "%s: cannot seek: %s", path, strerror(errno));
+            L->s.in_pos = L->s.in_len = 0;
+            L->s.raw_eof = 0;
+            L->chunk_pos = L->chunk_len = 0;
+            L->eof = 0;
+            L->next_off = off;
+        } else {
+            if (off < L->next_off) {
+                L->rewinds++;
+                src_close(&L->s);
+                if (src_open_file(&L->s, path, err))
+                    return -1;
+                L->chunk_pos = L->chunk_len = 0;
+                L->eof = 0;
+                L->next_off = 0;
+            }
+            if (lines_skip_to(L, off, err))
+                return -1;
+        }
+    }
+    L->no = no - 1;
+    return 0;
 }
 
 /* ================================================================ tokens */
@@ -641,9 +707,19 @@ typedef struct kinfo {
 
 typedef struct warp_entry {
     uint64_t key;            /* linear CTA * warps per CTA + warp */
-    uint64_t off;            /* first record in the stream */
+    uint64_t off;            /* first record in the stream; KP_INDEX: decoded
+                              * file offset of its "warp =" line */
     unsigned long line;      /* of its "warp =" line */
+    uint64_t hash;           /* KP_INDEX: of its records (before the
+                              * read-only flags) */
 } warp_entry;
+
+/* What a parse keeps. KP_IMAGE: the whole kernel's records (resident
+ * traces, memory buffers). KP_INDEX: only where each warp starts, a hash
+ * of its records and the lines stores touch, so that memory does not grow
+ * with the file. KP_WARPS: the records of warps read one at a time from
+ * the offsets of a KP_INDEX pass. */
+typedef enum kp_mode { KP_IMAGE, KP_INDEX, KP_WARPS } kp_mode;
 
 typedef struct kimage {
     kinfo info;
@@ -679,6 +755,7 @@ typedef struct kparse {
     lines *L;
     gm_error *err;
     kimage *im;
+    kp_mode mode;
     int in_header;
     int have_grid, have_block;
     /* the thread block being read */
@@ -690,6 +767,8 @@ typedef struct kparse {
     uint32_t warp, exist;
     uint64_t insts_left;
     unsigned long warp_lineno;   /* of its "warp =" line */
+    uint64_t warp_fileoff;       /* and its decoded offset */
+    size_t warp_start;           /* its first record in im->stream */
     int last_exit;           /* the warp's last record so far is its EXIT */
     warp_entry *ent;
     size_t nent, capent;
@@ -836,7 +915,8 @@ static int put_rec(kparse *k, const gm_inst *in)
 {
     if (rec_put(&k->im->stream, in))
         return koom(k);
-    if (is_store_class(in->op) && inst_lines(in, add_line_cb, &k->stored))
+    if (k->mode != KP_WARPS && is_store_class(in->op) &&
+        inst_lines(in, add_line_cb, &k->stored))
         return koom(k);
     return 0;
 }
@@ -845,11 +925,19 @@ static int put_rec(kparse *k, const gm_inst *in)
 static int end_warp(kparse *k)
 {
     k->in_warp = 0;
-    if (k->last_exit)
-        return 0;
-    gm_inst x;
-    gm_emit(&x, GM_OP_EXIT, k->exist, GM_REG_NONE, GM_REG_NONE, GM_REG_NONE, GM_REG_NONE);
-    return put_rec(k, &x);
+    if (!k->last_exit) {
+        gm_inst x;
+        gm_emit(&x, GM_OP_EXIT, k->exist, GM_REG_NONE, GM_REG_NONE, GM_REG_NONE, GM_REG_NONE);
+        if (put_rec(k, &x))
+            return -1;
+    }
+    if (k->mode == KP_INDEX) {
+        bytes *b = &k->im->stream;
+        k->ent[k->nent - 1].hash =
+            gm_fnv1a_bytes(GM_FNV1A_INIT, b->p + k->warp_start, b->len - k->warp_start);
+        b->len = k->warp_start;   /* only the hash is kept */
+    }
+    return 0;
 }
 
 static int check_warp_done(kparse *k)
@@ -1213,6 +1301,7 @@ static int warp_line(kparse *k, const char *line, size_t len)
     k->want_insts = 1;
     k->have_warp = 1;
     k->warp_lineno = k->L->no;
+    k->warp_fileoff = k->L->off;
     return 0;
 }
 
@@ -1231,8 +1320,10 @@ static int insts_line(kparse *k, const char *line, size_t len)
         k->ent = e;
         k->capent = cap;
     }
+    k->warp_start = k->im->stream.len;
     k->ent[k->nent++] = (warp_entry){(uint64_t)k->cta * k->im->warps + k->warp,
-                                     k->im->stream.len, k->warp_lineno};
+                                     k->mode == KP_INDEX ? k->warp_fileoff : k->warp_start,
+                                     k->warp_lineno, 0};
     k->in_warp = 1;
     k->want_insts = 0;
     k->insts_left = n;
@@ -1269,6 +1360,16 @@ static int body_line(kparse *k, const char *line, size_t len)
     if (k->want_insts)
         return kfail(k, "expected 'insts = <number>' after 'warp = %u'", k->warp);
     return inst_line(k, line, len);
+}
+
+/* A body line as parse_kernel hands it over: leading blanks dropped. */
+static int body_line_trimmed(kparse *k, const char *line, size_t len)
+{
+    while (len && is_space(*line)) {
+        line++;
+        len--;
+    }
+    return len ? body_line(k, line, len) : 0;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -1310,6 +1411,8 @@ static int finish_kernel(kparse *k)
                        (unsigned long long)(cta / im->info.grid.x % im->info.grid.y),
                        (unsigned long long)(cta / im->info.grid.x / im->info.grid.y));
     }
+    if (k->mode == KP_INDEX)
+        return 0;   /* the entries are the index */
     im->index = malloc((size_t)n * sizeof *im->index);
     if (!im->index)
         return koom(k);
@@ -1319,10 +1422,26 @@ static int finish_kernel(kparse *k)
     return 0;
 }
 
-/* Parses one kernel file from L into *im (zeroed first). */
-static int parse_kernel(lines *L, const char *fallback_name, kimage *im, gm_error *err)
+/* What a KP_INDEX parse leaves for reading the kernel warp by warp. */
+typedef struct kindex {
+    warp_entry *ent;         /* [ctas * warps], in (CTA, warp) order */
+    line_set stored;         /* lines its stores touch */
+    uint64_t hash;           /* of every warp's hash, in that order */
+} kindex;
+
+static void kindex_free(kindex *x)
 {
-    kparse k = {.L = L, .err = err, .im = im, .in_header = 1};
+    free(x->ent);
+    free(x->stored.slot);
+    memset(x, 0, sizeof *x);
+}
+
+/* Parses one kernel file from L into *im (zeroed first); with KP_INDEX,
+ * *x receives the index (the image then holds no records). */
+static int parse_kernel(lines *L, const char *fallback_name, kp_mode mode, kimage *im,
+                        kindex *x, gm_error *err)
+{
+    kparse k = {.L = L, .err = err, .im = im, .mode = mode, .in_header = 1};
     int rc;
     memset(im, 0, sizeof *im);
     snprintf(im->info.name, sizeof im->info.name, "%s", fallback_name);
@@ -1356,6 +1475,15 @@ static int parse_kernel(lines *L, const char *fallback_name, kimage *im, gm_erro
         rc = end_tb(&k);
     if (rc == 0)
         rc = finish_kernel(&k);
+    if (rc == 0 && mode == KP_INDEX) {
+        x->ent = k.ent;
+        x->stored = k.stored;
+        x->hash = GM_FNV1A_INIT;
+        for (size_t i = 0; i < k.nent; i++)
+            x->hash = gm_fnv1a_u64(x->hash, k.ent[i].hash);
+        k.ent = NULL;
+        k.stored.slot = NULL;
+    }
     free(k.ent);
     free(k.stored.slot);
     if (rc)
@@ -1369,13 +1497,62 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-static int parse_kernel_file(const char *path, kimage *im, gm_error *err)
+static int parse_kernel_file(const char *path, kp_mode mode, kimage *im, kindex *x,
+                             gm_error *err)
 {
     lines L;
     if (lines_open_file(&L, path, err))
         return -1;
-    int rc = parse_kernel(&L, base_name(path), im, err);
+    int rc = parse_kernel(&L, base_name(path), mode, im, x, err);
     lines_close(&L);
+    return rc;
+}
+
+/* Reads the warps of one CTA (KP_WARPS) at the offsets the index gives,
+ * in file order, appending their records to im->stream and each warp's
+ * first record offset to first[]. The image's info, ctas and warps are
+ * the kernel's. Each warp must hash as it did when indexed. */
+static int parse_cta(lines *L, const char *path, kimage *im, const kindex *x, uint32_t cta,
+                     uint64_t *first, gm_error *err)
+{
+    kparse k = {.L = L, .err = err, .im = im, .mode = KP_WARPS};
+    const warp_entry *e = x->ent + (size_t)cta * im->warps;
+    const gm_dim3 *g = &im->info.grid;
+    uint32_t done = 0;
+    int rc = 0;
+    k.tb[0] = cta % g->x;
+    k.tb[1] = cta / g->x % g->y;
+    k.tb[2] = cta / g->x / g->y;
+    k.cta = cta;
+    while (rc == 0 && done < im->warps) {
+        /* the next warp in file order: warps of a CTA are usually in
+         * order, one after the other, so this seeks once per CTA */
+        uint32_t w = 0;
+        for (uint32_t i = 1; i < im->warps; i++)
+            if (first[i] == UINT64_MAX && (first[w] != UINT64_MAX || e[i].off < e[w].off))
+                w = i;
+        size_t start = im->stream.len;
+        first[w] = start;
+        k.in_tb = k.have_tb = 1;
+        k.in_warp = k.want_insts = k.have_warp = 0;
+        rc = lines_seek(L, path, e[w].off, e[w].line, err);
+        while (rc == 0 && !(k.have_warp && !k.in_warp && !k.want_insts)) {
+            int got = lines_next(L, err);
+            if (got < 0)
+                rc = -1;
+            else if (got == 0)
+                rc = gm_fail(err, "%s: shorter than when the workload was built", path);
+            else
+                rc = body_line_trimmed(&k, L->line, L->len);
+        }
+        if (rc == 0 && (k.warp != w || gm_fnv1a_bytes(GM_FNV1A_INIT, im->stream.p + start,
+                                                      im->stream.len - start) != e[w].hash))
+            rc = gm_fail(err, "%s: changed since the workload was built", path);
+        done++;
+    }
+    free(k.ent);
+    if (rc == 0)
+        mark_read_only(im->stream.p, im->stream.len, &x->stored);
     return rc;
 }
 
@@ -1474,20 +1651,40 @@ static int read_all(const char *path, bytes *out, gm_error *err)
 typedef struct trace_kdesc {
     uint64_t self_off;       /* this descriptor's offset in the arena */
     uint64_t path_off;       /* NUL-terminated kernel file path */
-    uint64_t image_off;      /* resident image (lazy: unused) */
+    uint64_t image_off;      /* resident image (streamed: unused) */
     uint64_t image_len;
-    uint64_t image_hash;
+    uint64_t image_hash;     /* streamed: the hash of its index */
     uint32_t index;
     uint32_t ctas, warps;
-    uint32_t failed;         /* lazy: could not be parsed again */
+    uint32_t failed;         /* streamed: could not be read again */
+    kinfo info;
 } trace_kdesc;
+
+/* The records of one CTA while its warps run: first[warps], then the
+ * records. Dropped when its last warp has returned its EXIT. */
+typedef struct cta_buf {
+    uint32_t done;           /* warps that have returned their EXIT */
+    uint64_t bytes;          /* size of this block */
+    uint64_t first[];        /* each warp's first record in the records */
+} cta_buf;
+
+/* The kernel being streamed (one at a time: kernels run one after the
+ * other): its index, a reader over its file, and the CTAs in flight. */
+typedef struct kstream {
+    int64_t kernel;          /* descriptor index, -1 none */
+    kimage shape;            /* info, ctas, warps; stream is the scratch */
+    kindex x;
+    lines L;
+    int open;
+    cta_buf **cta;           /* [ctas] */
+    gm_trace_mem mem;
+} kstream;
 
 typedef struct trace_arena {
     uint64_t magic;
     uint32_t nkernels;
-    uint32_t lazy;
-    int64_t loaded;          /* lazy: kernel whose image is in the slot, -1 none */
-    uint64_t slot_off, slot_cap;
+    uint32_t streamed;
+    kstream ks;
     uint32_t failed;
     char fail_msg[sizeof(((gm_error *)0)->msg)];
     trace_kdesc k[];
@@ -1503,71 +1700,148 @@ static trace_arena *arena_of(const trace_kdesc *d)
     return (trace_arena *)(void *)((char *)(uintptr_t)d - d->self_off);
 }
 
-static int trace_gen(const gm_kernel *k, gm_warp_gen *g, gm_inst *out, int max);
-
-/* Parses a kernel again into the slot (lazy mode). */
-static const uint8_t *load_into_slot(trace_arena *a, trace_kdesc *d)
+static const char *kdesc_path(const trace_arena *a, const trace_kdesc *d)
 {
-    gm_error err = {{0}};
-    kimage im;
-    const char *path = (const char *)a + d->path_off;
-    if (parse_kernel_file(path, &im, &err) == 0) {
-        if (kimage_bytes(&im) != d->image_len || kimage_bytes(&im) > a->slot_cap) {
-            gm_fail(&err, "%s: changed since the workload was built", path);
-        } else {
-            uint8_t *slot = (uint8_t *)a + a->slot_off;
-            if (kimage_emit(&im, slot) == d->image_hash) {
-                kimage_free(&im);
-                a->loaded = d->index;
-                return slot;
-            }
-            gm_fail(&err, "%s: changed since the workload was built", path);
-        }
-        kimage_free(&im);
-    }
-    a->loaded = -1;
+    return (const char *)a + d->path_off;
+}
+
+static void note_failure(trace_arena *a, trace_kdesc *d, const gm_error *err)
+{
     d->failed = 1;
     if (!a->failed) {
         a->failed = 1;
-        snprintf(a->fail_msg, sizeof a->fail_msg, "%s", err.msg);
+        snprintf(a->fail_msg, sizeof a->fail_msg, "%s", err->msg);
     }
-    return NULL;
 }
 
-static const uint8_t *kernel_image(trace_arena *a, trace_kdesc *d)
+static void mem_update(gm_trace_mem *m, int64_t bytes, int ctas)
 {
-    if (!a->lazy)
-        return (const uint8_t *)a + d->image_off;
-    if (a->loaded == (int64_t)d->index)
-        return (const uint8_t *)a + a->slot_off;
-    if (d->failed)
-        return NULL;
-    return load_into_slot(a, d);
+    m->buffered_bytes = (uint64_t)((int64_t)m->buffered_bytes + bytes);
+    m->ctas_buffered = (uint32_t)((int)m->ctas_buffered + ctas);
+    if (m->buffered_bytes > m->buffered_peak)
+        m->buffered_peak = m->buffered_bytes;
+    if (m->ctas_buffered > m->ctas_peak)
+        m->ctas_peak = m->ctas_buffered;
 }
 
-/* Warp state: v[0] byte offset of the next record in the stream, v[1]
- * 0 before the first call, 1 running, 2 finished. */
-static int trace_gen(const gm_kernel *k, gm_warp_gen *g, gm_inst *out, int max)
+static void ks_drop_cta(kstream *ks, uint32_t cta)
 {
-    /* The descriptor lives in the workload's own heap block; in lazy mode
-     * generating a warp of a kernel that is not in the slot loads it
-     * there, which is why the constness of params is cast away. */
-    trace_kdesc *d = (trace_kdesc *)(uintptr_t)k->params;
-    trace_arena *a = arena_of(d);
-    if (g->v[1] == 2 || g->cta >= d->ctas || g->warp >= d->warps)
+    mem_update(&ks->mem, -(int64_t)ks->cta[cta]->bytes, -1);
+    free(ks->cta[cta]);
+    ks->cta[cta] = NULL;
+}
+
+static void ks_close(kstream *ks)
+{
+    for (uint32_t i = 0; ks->cta && i < ks->shape.ctas; i++)
+        if (ks->cta[i])
+            ks_drop_cta(ks, i);
+    free(ks->cta);
+    if (ks->open)
+        lines_close(&ks->L);
+    mem_update(&ks->mem, -(int64_t)ks->shape.stream.cap, 0);
+    kimage_free(&ks->shape);
+    kindex_free(&ks->x);
+    ks->mem.index_bytes = 0;
+    ks->cta = NULL;
+    ks->open = 0;
+    ks->kernel = -1;
+}
+
+/* Makes the kernel parsed by a KP_INDEX pass the streamed one. */
+static int ks_adopt(kstream *ks, uint32_t kernel, kimage *im, kindex *x)
+{
+    ks_close(ks);
+    ks->cta = calloc(im->ctas ? im->ctas : 1, sizeof *ks->cta);
+    if (!ks->cta)
+        return -1;
+    ks->shape = *im;
+    ks->x = *x;
+    memset(im, 0, sizeof *im);
+    memset(x, 0, sizeof *x);
+    ks->kernel = kernel;
+    mem_update(&ks->mem, (int64_t)ks->shape.stream.cap, 0);   /* the scratch */
+    ks->mem.index_bytes = (uint64_t)ks->shape.ctas * ks->shape.warps * sizeof(warp_entry) +
+                          ks->x.stored.cap * sizeof(uint64_t) +
+                          (uint64_t)ks->shape.ctas * sizeof *ks->cta;
+    return 0;
+}
+
+/* Indexes d's file again when another kernel was streamed until now. */
+static int ks_prepare(trace_arena *a, trace_kdesc *d)
+{
+    kstream *ks = &a->ks;
+    gm_error err = {{0}};
+    kimage im;
+    kindex x = {0};
+    if (ks->kernel == (int64_t)d->index)
         return 0;
-    const uint8_t *img = kernel_image(a, d);
-    if (!img) {
-        uint32_t exist = gm_warp_exist_mask(gm_kernel_threads_per_cta(k), g->warp);
-        gm_emit(out, GM_OP_EXIT, exist, GM_REG_NONE, GM_REG_NONE, GM_REG_NONE, GM_REG_NONE);
-        g->v[1] = 2;
-        return 1;
+    ks_close(ks);
+    if (parse_kernel_file(kdesc_path(a, d), KP_INDEX, &im, &x, &err) != 0) {
+        note_failure(a, d, &err);
+        return -1;
     }
-    const uint8_t *stream = img + (size_t)d->ctas * d->warps * 8;
-    if (g->v[1] == 0) {
-        g->v[0] = (int64_t)get_u64(img + 8 * ((size_t)g->cta * d->warps + g->warp));
-        g->v[1] = 1;
+    int rc = -1;
+    if (x.hash != d->image_hash || im.ctas != d->ctas || im.warps != d->warps)
+        gm_fail(&err, "%s: changed since the workload was built", kdesc_path(a, d));
+    else if (ks_adopt(ks, d->index, &im, &x) != 0)
+        gm_fail(&err, "%s: out of memory", kdesc_path(a, d));
+    else
+        rc = 0;
+    if (rc)
+        note_failure(a, d, &err);
+    kimage_free(&im);
+    kindex_free(&x);
+    return rc;
+}
+
+/* Reads CTA cta of the streamed kernel d into a buffer of its own. */
+static cta_buf *ks_load_cta(trace_arena *a, trace_kdesc *d, uint32_t cta)
+{
+    kstream *ks = &a->ks;
+    gm_error err = {{0}};
+    uint64_t first[GM_WARP_SIZE];   /* a block has at most 1024 threads */
+    const char *path = kdesc_path(a, d);
+    if (!ks->open) {
+        if (lines_open_file(&ks->L, path, &err) != 0) {
+            note_failure(a, d, &err);
+            return NULL;
+        }
+        ks->open = 1;
     }
+    for (uint32_t i = 0; i < d->warps; i++)
+        first[i] = UINT64_MAX;
+    size_t cap = ks->shape.stream.cap;
+    ks->shape.stream.len = 0;
+    uint64_t rewinds = ks->L.rewinds;
+    int rc = parse_cta(&ks->L, path, &ks->shape, &ks->x, cta, first, &err);
+    mem_update(&ks->mem, (int64_t)ks->shape.stream.cap - (int64_t)cap, 0);
+    ks->mem.rewinds += ks->L.rewinds - rewinds;
+    if (rc != 0) {
+        note_failure(a, d, &err);
+        return NULL;
+    }
+    size_t head = sizeof(cta_buf) + d->warps * sizeof(uint64_t);
+    cta_buf *cb = malloc(head + ks->shape.stream.len);
+    if (!cb) {
+        gm_fail(&err, "%s: out of memory", path);
+        note_failure(a, d, &err);
+        return NULL;
+    }
+    cb->done = 0;
+    cb->bytes = head + ks->shape.stream.len;
+    memcpy(cb->first, first, d->warps * sizeof(uint64_t));
+    memcpy((uint8_t *)cb + head, ks->shape.stream.p, ks->shape.stream.len);
+    ks->cta[cta] = cb;
+    mem_update(&ks->mem, (int64_t)cb->bytes, 1);
+    return cb;
+}
+
+/* Decodes the warp's next records from the records at `stream`. Warp
+ * state: v[0] byte offset of the next record, v[1] 0 before the first
+ * call, 1 running, 2 finished. */
+static int gen_records(const uint8_t *stream, gm_warp_gen *g, gm_inst *out, int max)
+{
     int n = 0;
     while (n < max) {
         g->v[0] += (int64_t)rec_get(stream + g->v[0], &out[n]);
@@ -1579,13 +1853,71 @@ static int trace_gen(const gm_kernel *k, gm_warp_gen *g, gm_inst *out, int max)
     return n;
 }
 
+/* A warp whose kernel cannot be read again runs a single EXIT. */
+static int gen_exit(const gm_kernel *k, gm_warp_gen *g, gm_inst *out)
+{
+    uint32_t exist = gm_warp_exist_mask(gm_kernel_threads_per_cta(k), g->warp);
+    gm_emit(out, GM_OP_EXIT, exist, GM_REG_NONE, GM_REG_NONE, GM_REG_NONE, GM_REG_NONE);
+    g->v[1] = 2;
+    return 1;
+}
+
+static int stream_gen(trace_arena *a, trace_kdesc *d, const gm_kernel *k, gm_warp_gen *g,
+                      gm_inst *out, int max)
+{
+    kstream *ks = &a->ks;
+    cta_buf *cb = NULL;
+    if (!d->failed && ks_prepare(a, d) == 0) {
+        cb = ks->cta[g->cta];
+        if (!cb)
+            cb = ks_load_cta(a, d, g->cta);
+    }
+    if (!cb)
+        return gen_exit(k, g, out);
+    if (g->v[1] == 0) {
+        g->v[0] = (int64_t)cb->first[g->warp];
+        g->v[1] = 1;
+    }
+    int n = gen_records((const uint8_t *)(cb->first + d->warps), g, out, max);
+    /* A CTA read again (another run on this workload dropped it) counts
+     * its warps from 0, so it may stay until the kernel changes. */
+    if (g->v[1] == 2 && ++cb->done == d->warps)
+        ks_drop_cta(ks, g->cta);
+    return n;
+}
+
+static int trace_gen(const gm_kernel *k, gm_warp_gen *g, gm_inst *out, int max)
+{
+    /* The descriptor lives in the workload's own heap block; streaming
+     * a kernel changes what that block holds, which is why the constness
+     * of params is cast away. */
+    trace_kdesc *d = (trace_kdesc *)(uintptr_t)k->params;
+    trace_arena *a = arena_of(d);
+    if (g->v[1] == 2 || g->cta >= d->ctas || g->warp >= d->warps)
+        return 0;
+    if (a->streamed)
+        return stream_gen(a, d, k, g, out, max);
+    const uint8_t *img = (const uint8_t *)a + d->image_off;
+    if (g->v[1] == 0) {
+        g->v[0] = (int64_t)get_u64(img + 8 * ((size_t)g->cta * d->warps + g->warp));
+        g->v[1] = 1;
+    }
+    return gen_records(img + (size_t)d->ctas * d->warps * 8, g, out, max);
+}
+
+static void arena_release(void *priv)
+{
+    trace_arena *a = priv;
+    if (a && a->streamed)
+        ks_close(&a->ks);
+    free(a);
+}
+
 typedef struct arena_build {
     bytes b;                 /* the arena being built */
     uint32_t n;
-    uint64_t budget, resident;
-    uint64_t max_image;
-    int lazy;
-    kinfo *info;             /* per kernel, for the gm_kernel structs */
+    size_t images_off;       /* where the images start, after the paths */
+    int streamed;
 } arena_build;
 
 static trace_kdesc *ab_desc(arena_build *ab, uint32_t i)
@@ -1593,23 +1925,24 @@ static trace_kdesc *ab_desc(arena_build *ab, uint32_t i)
     return &((trace_arena *)(void *)ab->b.p)->k[i];
 }
 
-static int ab_start(arena_build *ab, uint32_t n, uint64_t budget, gm_error *err)
+static trace_arena *ab_arena(arena_build *ab)
+{
+    return (trace_arena *)(void *)ab->b.p;
+}
+
+static int ab_start(arena_build *ab, uint32_t n, gm_error *err)
 {
     memset(ab, 0, sizeof *ab);
     ab->n = n;
-    ab->budget = budget;
     size_t head = align8(sizeof(trace_arena) + (size_t)n * sizeof(trace_kdesc));
-    ab->info = calloc(n ? n : 1, sizeof *ab->info);
-    if (!ab->info || bytes_reserve(&ab->b, head)) {
-        free(ab->info);
+    if (bytes_reserve(&ab->b, head))
         return gm_fail(err, "trace: out of memory");
-    }
     memset(ab->b.p, 0, head);
     ab->b.len = head;
-    trace_arena *a = (trace_arena *)(void *)ab->b.p;
+    trace_arena *a = ab_arena(ab);
     a->magic = ARENA_MAGIC;
     a->nkernels = n;
-    a->loaded = -1;
+    a->ks.kernel = -1;
     for (uint32_t i = 0; i < n; i++) {
         a->k[i].self_off = (uint64_t)((char *)&a->k[i] - (char *)a);
         a->k[i].index = i;
@@ -1626,99 +1959,128 @@ static int ab_put_string(arena_build *ab, uint32_t i, const char *s, size_t n, g
     memset(ab->b.p + off + n, 0, align8(n + 1) - n);
     ab->b.len += align8(n + 1);
     ab_desc(ab, i)->path_off = off;
+    ab->images_off = ab->b.len;
     return 0;
 }
 
-/* Keeps kernel i's image in the arena while the budget allows; after
- * that every image is dropped and kernels are parsed at launch. */
+static void ab_put_shape(arena_build *ab, uint32_t i, const kimage *im)
+{
+    trace_kdesc *d = ab_desc(ab, i);
+    d->ctas = im->ctas;
+    d->warps = im->warps;
+    d->info = im->info;
+}
+
+/* Keeps kernel i's whole image in the arena. */
 static int ab_put_image(arena_build *ab, uint32_t i, const kimage *im, gm_error *err)
 {
     uint64_t len = kimage_bytes(im);
+    size_t off = ab->b.len;
+    if (len > SIZE_MAX / 2 || bytes_reserve(&ab->b, align8((size_t)len)))
+        return gm_fail(err, "trace: out of memory");
+    ab_put_shape(ab, i, im);
     trace_kdesc *d = ab_desc(ab, i);
+    d->image_off = off;
     d->image_len = len;
-    d->ctas = im->ctas;
-    d->warps = im->warps;
-    ab->info[i] = im->info;
-    if (len > ab->max_image)
-        ab->max_image = len;
-    if (!ab->lazy && ab->resident + len > ab->budget) {
-        /* Switch to lazy: forget the images kept so far (they are the
-         * tail of the arena after the strings, which come first). */
-        size_t keep = ab->b.len;
-        for (uint32_t j = 0; j < i; j++) {
-            trace_kdesc *e = ab_desc(ab, j);
-            if (e->image_off && e->image_off < keep)
-                keep = e->image_off;
-            e->image_off = 0;
-        }
-        ab->b.len = keep;
-        ab->lazy = 1;
-    }
-    uint8_t *tmp = NULL;
-    uint8_t *dst;
-    if (!ab->lazy) {
-        size_t off = ab->b.len;
-        if (len > SIZE_MAX / 2 || bytes_reserve(&ab->b, align8((size_t)len)))
-            return gm_fail(err, "trace: out of memory");
-        dst = ab->b.p + off;
-        d = ab_desc(ab, i);   /* the arena may have moved */
-        d->image_off = off;
-        ab->b.len += align8((size_t)len);
-        ab->resident += len;
-    } else {
-        /* Only its hash is kept, to notice a file that changes before
-         * its kernel runs. */
-        tmp = malloc(len ? (size_t)len : 1);
-        if (!tmp)
-            return gm_fail(err, "trace: out of memory");
-        dst = tmp;
-    }
-    d->image_hash = kimage_emit(im, dst);
-    free(tmp);
+    d->image_hash = kimage_emit(im, ab->b.p + off);
+    ab->b.len += align8((size_t)len);
+    return 0;
+}
+
+/* Streamed: keeps the shape and the index hash; the first kernel's index
+ * is kept too, since it runs first. */
+static int ab_put_index(arena_build *ab, uint32_t i, kimage *im, kindex *x, gm_error *err)
+{
+    ab_put_shape(ab, i, im);
+    ab_desc(ab, i)->image_hash = x->hash;
+    if (i == 0 && ks_adopt(&ab_arena(ab)->ks, 0, im, x) != 0)
+        return gm_fail(err, "trace: out of memory");
     return 0;
 }
 
 /* Moves the arena into *w and makes one gm_kernel per descriptor. */
 static int ab_finish(arena_build *ab, gm_workload *w, const char *wname, gm_error *err)
 {
-    if (ab->lazy) {
-        size_t off = ab->b.len;
-        if (ab->max_image > SIZE_MAX / 2 || bytes_reserve(&ab->b, (size_t)ab->max_image))
-            return gm_fail(err, "trace: out of memory");
-        ab->b.len += (size_t)ab->max_image;
-        trace_arena *a = (trace_arena *)(void *)ab->b.p;
-        a->lazy = 1;
-        a->slot_off = off;
-        a->slot_cap = ab->max_image;
-    }
     gm_kernel *ks = calloc(ab->n ? ab->n : 1, sizeof *ks);
     if (!ks)
         return gm_fail(err, "trace: out of memory");
+    ab_arena(ab)->streamed = (uint32_t)ab->streamed;
     /* Trim the slack of the doubling growth; the block does not move
      * again, so descriptors can be pointed at now. */
     uint8_t *p = realloc(ab->b.p, ab->b.len);
     if (p)
         ab->b.p = p;
-    trace_arena *a = (trace_arena *)(void *)ab->b.p;
+    trace_arena *a = ab_arena(ab);
     for (uint32_t i = 0; i < ab->n; i++)
-        gm_kernel_set(&ks[i], ab->info[i].name, ab->info[i].grid, ab->info[i].block,
+        gm_kernel_set(&ks[i], a->k[i].info.name, a->k[i].info.grid, a->k[i].info.block,
                       &a->k[i], trace_gen);
     memset(w, 0, sizeof *w);
     snprintf(w->name, sizeof w->name, "%s", wname);
     w->nkernels = ab->n;
     w->kernels = ks;
     w->priv = ab->b.p;
+    w->release = arena_release;
     ab->b.p = NULL;
-    free(ab->info);
-    ab->info = NULL;
     return 0;
 }
 
 static void ab_abort(arena_build *ab)
 {
+    if (ab->b.p)
+        ks_close(&ab_arena(ab)->ks);
     free(ab->b.p);
-    free(ab->info);
     memset(ab, 0, sizeof *ab);
+}
+
+/* Parses kernel i of the list into *im (and *x for KP_INDEX). */
+static int ab_parse_one(arena_build *ab, uint32_t i, kp_mode mode, kimage *im, kindex *x,
+                        gm_error *err)
+{
+    const char *path = (const char *)ab->b.p + ab_desc(ab, i)->path_off;
+    return parse_kernel_file(path, mode, im, x, err);
+}
+
+/* Keeps every kernel's image while they fit in `budget`: 0, or 1 when
+ * they do not (the images kept so far are forgotten), or -1. */
+static int ab_parse_resident(arena_build *ab, uint64_t budget, gm_error *err)
+{
+    uint64_t resident = 0;
+    for (uint32_t i = 0; i < ab->n; i++) {
+        kimage im;
+        if (ab_parse_one(ab, i, KP_IMAGE, &im, NULL, err))
+            return -1;
+        int over = resident + kimage_bytes(&im) > budget;
+        resident += kimage_bytes(&im);
+        int rc = over ? 1 : ab_put_image(ab, i, &im, err);
+        kimage_free(&im);
+        if (rc) {
+            ab->b.len = ab->images_off;
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* Parses every kernel file: whole images while they fit in `budget`,
+ * else (from the first kernel again) an index of each, and the trace is
+ * streamed. */
+static int ab_parse_kernels(arena_build *ab, uint64_t budget, gm_error *err)
+{
+    int rc = budget ? ab_parse_resident(ab, budget, err) : 1;
+    if (rc <= 0)
+        return rc;
+    ab->streamed = 1;
+    for (uint32_t i = 0; i < ab->n && rc == 1; i++) {
+        kimage im;
+        kindex x = {0};
+        if (ab_parse_one(ab, i, KP_INDEX, &im, &x, err))
+            return -1;
+        if (ab_put_index(ab, i, &im, &x, err))
+            rc = -1;
+        kimage_free(&im);
+        kindex_free(&x);
+    }
+    return rc < 0 ? -1 : 0;
 }
 
 /* ================================================================ build */
@@ -1759,7 +2121,7 @@ int gm_trace_workload_build_opts(gm_workload *w, const char *path, const gm_trac
     if (rc == 0 && lp.n == 0)
         rc = gm_fail(err, "%s: no kernel in the list", path);
     if (rc == 0)
-        rc = ab_start(&ab, lp.n, o ? o->resident_bytes : GM_TRACE_RESIDENT_DEFAULT, err);
+        rc = ab_start(&ab, lp.n, err);
     /* Paths first: the images that follow them are dropped together if
      * the budget runs out. */
     const char *kp = (const char *)lp.text.p;
@@ -1767,15 +2129,8 @@ int gm_trace_workload_build_opts(gm_workload *w, const char *path, const gm_trac
         rc = ab_put_string(&ab, i, kp, strlen(kp), err);
         kp += strlen(kp) + 1;
     }
-    for (uint32_t i = 0; rc == 0 && i < lp.n; i++) {
-        kimage im;
-        const char *path = (const char *)ab.b.p + ab_desc(&ab, i)->path_off;
-        rc = parse_kernel_file(path, &im, err);
-        if (rc == 0) {
-            rc = ab_put_image(&ab, i, &im, err);
-            kimage_free(&im);
-        }
-    }
+    if (rc == 0)
+        rc = ab_parse_kernels(&ab, o ? o->resident_bytes : GM_TRACE_RESIDENT_DEFAULT, err);
     if (rc == 0) {
         char name[sizeof w->name];
         snprintf(name, sizeof name, "%s%s", GM_TRACE_PREFIX, path);
@@ -1801,11 +2156,11 @@ int gm_trace_workload_from_buffer(gm_workload *w, const void *buf, size_t len,
     memset(w, 0, sizeof *w);
     if (lines_open_mem(&L, buf, len, name, err))
         return -1;
-    int rc = parse_kernel(&L, name, &im, err);
+    int rc = parse_kernel(&L, name, KP_IMAGE, &im, NULL, err);
     lines_close(&L);
     if (rc)
         return -1;
-    rc = ab_start(&ab, 1, UINT64_MAX, err);
+    rc = ab_start(&ab, 1, err);
     if (rc == 0)
         rc = ab_put_string(&ab, 0, name, strlen(name), err);
     if (rc == 0)
@@ -1833,12 +2188,22 @@ int gm_trace_workload_check(const gm_workload *w, gm_error *err)
     return 0;
 }
 
-int gm_trace_workload_info(const gm_workload *w, int *lazy)
+int gm_trace_workload_info(const gm_workload *w, int *streamed)
 {
     const trace_arena *a = arena_of_workload(w);
     if (!a)
         return 0;
-    if (lazy)
-        *lazy = (int)a->lazy;
+    if (streamed)
+        *streamed = (int)a->streamed;
+    return 1;
+}
+
+int gm_trace_workload_memory(const gm_workload *w, gm_trace_mem *m)
+{
+    const trace_arena *a = arena_of_workload(w);
+    memset(m, 0, sizeof *m);
+    if (!a)
+        return 0;
+    *m = a->ks.mem;
     return 1;
 }

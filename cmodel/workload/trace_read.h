@@ -3,13 +3,18 @@
  * the opcode mapping and the read-only rule are in docs/traces.md.
  *
  * Every kernel file is parsed and checked completely when the workload is
- * built, so a malformed trace fails there, with "file:line: reason". Each
- * kernel becomes a compact image (per-warp instruction records plus an
- * index by warp) inside the single block w->priv. When all images fit in
- * `resident_bytes` they stay there; otherwise w->priv keeps room for the
- * largest one only and a kernel's file is parsed again into that room
- * when one of its warps is first generated (kernels run one after the
- * other, so each file is read twice in all). */
+ * built, so a malformed trace fails there, with "file:line: reason".
+ *
+ * By default a trace is streamed: the build keeps, per kernel, only its
+ * shape and a hash. When a kernel's first warp is generated its file is
+ * indexed again (where each warp starts, a hash of its records, the lines
+ * its stores touch, for the read-only rule), and each CTA is read into a
+ * buffer of its own when its first warp is generated and freed when its
+ * last warp has returned its EXIT. Memory is the running kernel's index
+ * (24 B a warp plus the stored lines) and the CTAs in flight, not the
+ * file. With a non-zero `resident_bytes`, kernels are instead kept whole
+ * as compact images (per-warp instruction records plus an index by warp)
+ * while all of them fit in that budget. */
 #ifndef GM_WORKLOAD_TRACE_READ_H
 #define GM_WORKLOAD_TRACE_READ_H
 
@@ -22,11 +27,21 @@
 /* Prefix of trace workload names given to gm_workload_build. */
 #define GM_TRACE_PREFIX "trace:"
 
-#define GM_TRACE_RESIDENT_DEFAULT (256ull << 20)
+#define GM_TRACE_RESIDENT_DEFAULT 0ull   /* stream */
 
 typedef struct gm_trace_opts {
-    uint64_t resident_bytes;   /* budget for keeping every kernel parsed */
+    uint64_t resident_bytes;   /* budget for keeping every kernel parsed; 0 streams */
 } gm_trace_opts;
+
+/* What a streamed trace holds besides its descriptors. */
+typedef struct gm_trace_mem {
+    uint64_t buffered_bytes;   /* CTA buffers now, and the parse scratch */
+    uint64_t buffered_peak;    /* high-water mark of buffered_bytes */
+    uint32_t ctas_buffered;    /* CTAs whose records are held now */
+    uint32_t ctas_peak;
+    uint64_t index_bytes;      /* the running kernel's index and stored lines */
+    uint64_t rewinds;          /* xz data decoded again from the start */
+} gm_trace_mem;
 
 /* Builds *w from the kernelslist.g at `path` with the default budget.
  * On failure *w is zeroed and err says file, line and reason. */
@@ -45,9 +60,12 @@ int gm_trace_workload_from_buffer(gm_workload *w, const void *buf, size_t len,
  * trace workload), else -1 with err set. */
 int gm_trace_workload_check(const gm_workload *w, gm_error *err);
 
-/* True if w was built by this reader; then *lazy says whether its kernels
- * are parsed at launch. */
-int gm_trace_workload_info(const gm_workload *w, int *lazy);
+/* True if w was built by this reader; then *streamed says whether its
+ * kernels are read CTA by CTA as they run. */
+int gm_trace_workload_info(const gm_workload *w, int *streamed);
+
+/* True if w was built by this reader; fills *m (zeros when resident). */
+int gm_trace_workload_memory(const gm_workload *w, gm_trace_mem *m);
 
 /* One command of a kernelslist.g. */
 typedef enum gm_trace_cmd_kind { GM_TRACE_CMD_KERNEL, GM_TRACE_CMD_MEMCPY } gm_trace_cmd_kind;

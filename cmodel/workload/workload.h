@@ -97,6 +97,7 @@ typedef struct gm_workload {
     uint32_t nkernels;
     gm_kernel *kernels;   /* launched in order; each waits for the previous */
     void *priv;           /* parameter blocks and data, freed by gm_workload_free */
+    void (*release)(void *priv);   /* frees priv when it holds more than one block */
 } gm_workload;
 
 typedef struct gm_workload_info {

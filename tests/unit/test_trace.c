@@ -13,7 +13,7 @@
  *     configs/small.ini;
  *   - export: exact lines for hand-made instructions, and gemm, atax and
  *     reduction exported and read back give the built-in stream (the same
- *     FNV-1a stream hash as test_workload.c), resident or parsed at launch,
+ *     FNV-1a stream hash as test_workload.c), resident or streamed,
  *     in any order, and the same statistics through the whole system. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1240,7 +1240,7 @@ static void export_and_read(const char *name, gm_workload *builtin, gm_workload 
     char list[512];
     gm_error err = {{0}};
     gm_trace_export_stats st;
-    gm_trace_opts o = {.resident_bytes = 0};
+    gm_trace_opts o = {.resident_bytes = UINT64_MAX};
     int is_lazy = 0;
     if (gm_workload_build(builtin, name, GM_SIZE_TINY, 1, &err) != 0)
         fail_msg("%s", err.msg);
@@ -1249,11 +1249,11 @@ static void export_and_read(const char *name, gm_workload *builtin, gm_workload 
         fail_msg("%s", err.msg);
     assert_int_equal(st.kernels, builtin->nkernels);
     snprintf(list, sizeof list, "%s/kernelslist.g", dir);
-    if (gm_trace_workload_build(back, list, &err) != 0)
+    if (gm_trace_workload_build_opts(back, list, &o, &err) != 0)
         fail_msg("%s", err.msg);
     assert_true(gm_trace_workload_info(back, &is_lazy));
     assert_int_equal(is_lazy, 0);
-    if (gm_trace_workload_build_opts(lazy, list, &o, &err) != 0)
+    if (gm_trace_workload_build(lazy, list, &err) != 0)   /* streamed by default */
         fail_msg("%s", err.msg);
     assert_true(gm_trace_workload_info(lazy, &is_lazy));
     assert_int_equal(is_lazy, 1);
@@ -1443,9 +1443,145 @@ static void test_compare_detects(void **state)
     gm_workload_free(&a);
 }
 
-/* Parsed at launch, warps of two kernels generated alternately one
- * instruction at a time (each switch parses a file again into the one
- * slot): the same instructions as the resident reading. */
+/* A CTA scheduler in miniature: at most `inflight` CTAs of kernel ki at
+ * once, in increasing order (or decreasing: every new CTA then lies behind
+ * the reader, which for xz data means decoding from the start again), each
+ * warp fed 16 instructions at a time in turn; every batch is compared with
+ * the built-in kernel. Returns the largest CTA's record bytes bounded from
+ * above by hand: 12 B of head and 32 addresses of 8 B per instruction, 8 B
+ * per warp for its start, 16 B of header. */
+static uint64_t run_window(const gm_workload *t, const gm_workload *ref, uint32_t ki,
+                           uint32_t inflight, int reverse)
+{
+    enum { MAXLIVE = 8, MAXW = 32, CHUNK = 16 };
+    const gm_kernel *kt = &t->kernels[ki], *kr = &ref->kernels[ki];
+    uint32_t ctas = gm_kernel_ctas(kr), warps = gm_kernel_warps_per_cta(kr);
+    gm_warp_gen gt[MAXLIVE][MAXW], gr[MAXLIVE][MAXW];
+    uint64_t insts[MAXLIVE][MAXW];
+    int live[MAXLIVE] = {0}, done[MAXLIVE][MAXW];
+    uint32_t next = 0, nlive = 0;
+    uint64_t max_cta = 0;
+    gm_inst a[CHUNK], b[CHUNK];
+    assert_true(inflight <= MAXLIVE && warps <= MAXW);
+    while (next < ctas || nlive) {
+        for (uint32_t s = 0; s < inflight && next < ctas; s++) {
+            if (live[s])
+                continue;
+            uint32_t cta = reverse ? ctas - 1 - next : next;
+            next++;
+            for (uint32_t w = 0; w < warps; w++) {
+                gm_warp_gen_start(&gt[s][w], cta, w);
+                gm_warp_gen_start(&gr[s][w], cta, w);
+                done[s][w] = 0;
+                insts[s][w] = 0;
+            }
+            live[s] = 1;
+            nlive++;
+        }
+        for (uint32_t s = 0; s < inflight; s++) {
+            if (!live[s])
+                continue;
+            uint32_t left = 0;
+            for (uint32_t w = 0; w < warps; w++) {
+                if (done[s][w])
+                    continue;
+                int na = kt->gen(kt, &gt[s][w], a, CHUNK), nb = kr->gen(kr, &gr[s][w], b, CHUNK);
+                assert_int_equal(na, nb);
+                for (int i = 0; i < na; i++)
+                    if (hash_inst(0, &a[i]) != hash_inst(0, &b[i]))
+                        fail_msg("cta %u warp %u: instruction %llu differs", gt[s][w].cta, w,
+                                 (unsigned long long)(insts[s][w] + (uint64_t)i));
+                insts[s][w] += (uint64_t)na;
+                done[s][w] = na == 0;
+                left += na != 0;
+            }
+            if (!left) {
+                uint64_t bound = 16 + 8u * warps;
+                for (uint32_t w = 0; w < warps; w++)
+                    bound += insts[s][w] * (12 + 8 * GM_WARP_SIZE);
+                if (bound > max_cta)
+                    max_cta = bound;
+                live[s] = 0;
+                nlive--;
+            }
+        }
+    }
+    return max_cta;
+}
+
+/* What a streamed trace buffers is bounded by the CTAs in flight: with 4
+ * of reduction's 64 CTAs running at a time, at most 4 are held, in at
+ * most 4 CTA bounds (by hand, above) plus the parse scratch (at most
+ * twice the largest CTA, grown from 4 KiB), and none is left at the end.
+ * The same through xz data read backwards (each CTA decodes the data
+ * from the start again) and forwards (never). */
+static void test_stream_bounded(void **state)
+{
+    gm_workload a, b, c, z;
+    gm_trace_mem m;
+    char dir[256], p[512];
+    gm_error err = {{0}};
+    size_t len, zlen;
+    int streamed = 0;
+    (void)state;
+    export_and_read("reduction", &a, &b, &c, dir, sizeof dir);
+    assert_int_equal(gm_kernel_ctas(&a.kernels[0]), 64);
+    assert_true(gm_trace_workload_memory(&c, &m));
+    assert_int_equal(m.ctas_peak, 0);
+    uint64_t max_cta = run_window(&c, &a, 0, 4, 0);
+    assert_true(gm_trace_workload_memory(&c, &m));
+    assert_int_equal(m.ctas_peak, 4);
+    assert_int_equal(m.ctas_buffered, 0);
+    assert_true(m.buffered_peak <= 4 * max_cta + 2 * max_cta + 4096);
+    assert_true(m.index_bytes > 0);
+    /* the resident reading holds no CTA buffers */
+    assert_true(gm_trace_workload_memory(&b, &m));
+    assert_int_equal(m.buffered_peak, 0);
+    /* a budget the first image passes: streamed, the same stream */
+    gm_trace_opts tight = {.resident_bytes = 1};
+    snprintf(p, sizeof p, "%s/kernelslist.g", dir);
+    if (gm_trace_workload_build_opts(&z, p, &tight, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_true(gm_trace_workload_info(&z, &streamed) && streamed);
+    assert_true(stream_hash(&z) == stream_hash(&a));
+    gm_workload_free(&z);
+
+    snprintf(p, sizeof p, "%s/kernel-1.traceg", dir);
+    char *text = read_file(p, &len);
+    uint8_t *xz = xz_encode(text, len, &zlen);
+    snprintf(p, sizeof p, "%s/kernel-1", dir);   /* xz by its magic, whatever the name */
+    write_file(p, xz, zlen);
+    snprintf(p, sizeof p, "%s/list-xz.g", dir);
+    write_file(p, "kernel-1\n", 9);
+    if (gm_trace_workload_build(&z, p, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_true(gm_trace_workload_info(&z, &streamed) && streamed);
+    run_window(&z, &a, 0, 3, 1);
+    assert_true(gm_trace_workload_memory(&z, &m));
+    assert_int_equal(m.ctas_peak, 3);
+    assert_int_equal(m.ctas_buffered, 0);
+    assert_true(m.buffered_peak <= 3 * max_cta + 2 * max_cta + 4096);
+    assert_int_equal(m.rewinds, 63);   /* every CTA after the first lies behind */
+    assert_int_equal(gm_trace_workload_check(&z, &err), 0);
+    gm_workload_free(&z);
+    if (gm_trace_workload_build(&z, p, &err) != 0)   /* forwards: decoded once */
+        fail_msg("%s", err.msg);
+    run_window(&z, &a, 0, 4, 0);
+    assert_true(gm_trace_workload_memory(&z, &m));
+    assert_int_equal(m.ctas_peak, 4);
+    assert_int_equal(m.rewinds, 0);
+    free(text);
+    free(xz);
+    gm_workload_free(&a);
+    gm_workload_free(&b);
+    gm_workload_free(&c);
+    gm_workload_free(&z);
+    remove_dir(dir);
+}
+
+/* Streamed, warps of two kernels generated alternately one instruction
+ * at a time (each switch indexes a file again): the same instructions as
+ * the resident reading. */
 static void test_lazy_any_order(void **state)
 {
     static const char *const k1 =
@@ -1467,7 +1603,7 @@ static void test_lazy_any_order(void **state)
     char dir[256], p[512];
     gm_error err = {{0}};
     gm_workload res, lazy;
-    gm_trace_opts o = {.resident_bytes = 0};
+    gm_trace_opts o = {.resident_bytes = UINT64_MAX};
     int is_lazy = 0;
     (void)state;
     make_temp_dir(dir, sizeof dir);
@@ -1477,8 +1613,8 @@ static void test_lazy_any_order(void **state)
     write_file(p, k2, strlen(k2));
     snprintf(p, sizeof p, "%s/kernelslist.g", dir);
     write_file(p, "kernel-1.traceg\nkernel-2.traceg\n", 32);
-    if (gm_trace_workload_build(&res, p, &err) != 0 ||
-        gm_trace_workload_build_opts(&lazy, p, &o, &err) != 0)
+    if (gm_trace_workload_build_opts(&res, p, &o, &err) != 0 ||
+        gm_trace_workload_build(&lazy, p, &err) != 0)
         fail_msg("%s", err.msg);
     assert_true(gm_trace_workload_info(&lazy, &is_lazy) && is_lazy);
     /* every warp of kernel 1 against every warp of kernel 2 */
@@ -1632,6 +1768,7 @@ int main(void)
         cmocka_unit_test(test_read_only_flags_follow_the_rule),
         cmocka_unit_test(test_compare_detects),
         cmocka_unit_test(test_lazy_any_order),
+        cmocka_unit_test(test_stream_bounded),
         cmocka_unit_test(test_system_same_stats),
         cmocka_unit_test(test_lazy_file_changed),
         cmocka_unit_test(test_fuzz_corpus_and_regressions),
