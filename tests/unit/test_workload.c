@@ -628,7 +628,7 @@ static void test_sizes(void **state)
     assert_string_equal(gm_size_name((gm_size)9), "?");
 
     /* The documented dimensions of each size (docs/workloads.md). */
-    static const uint32_t gemm_n[] = {64, 256, 512, 256}, atax_n[] = {512, 1024, 4096, 4096};
+    static const uint32_t gemm_n[] = {64, 256, 512, 256}, atax_n[] = {512, 1024, 4096, 1024};
     static const uint32_t red_bytes[] = {256 << 10, 1 << 20, 1 << 20, 1 << 20};
     static const uint32_t red_launches[] = {2, 8, 256, 8};
     for (int i = 0; i < GM_SIZE_COUNT; i++) {
