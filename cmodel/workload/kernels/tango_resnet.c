@@ -98,7 +98,7 @@ int gm_resnet_build_dims(gm_workload *w, uint32_t c, gm_error *err)
 
 int gm_resnet_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t c[] = {2, 8, 64, 64};   /* tiny, small, standard, fill */
+    static const uint32_t c[] = {2, 8, 64, 32};   /* tiny, small, standard, fill */
 
     (void)seed;
     if ((unsigned)size > GM_SIZE_FILL)
