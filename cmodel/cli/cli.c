@@ -83,7 +83,7 @@ static void usage_run(FILE *f, const gm_cli_ext *ext)
           "  --workload NAME    a built-in workload (see list-workloads), or\n"
           "                     trace:PATH/kernelslist.g for Accel-Sim traces (tracer\n"
           "                     versions 1-5, plain or .xz; docs/traces.md)\n"
-          "  --size S           tiny | small | standard (default small)\n"
+          "  --size S           tiny | small | standard | fill (default small)\n"
           "  --seed N           seed of every random choice, 0 to 2^64-1\n"
           "                     (default: sim.seed)\n"
           "  --stats FILE       write statistics as JSON; FILE is replaced only once the\n"
@@ -380,7 +380,7 @@ static int cmd_run(int argc, char **argv, const gm_cli_ext *ext)
         case 'w': o.workload = optarg; break;
         case 's':
             if (gm_size_parse(optarg, &o.size) != 0) {
-                fprintf(stderr, "gmsim run: --size %s: must be tiny, small or standard\n", optarg);
+                fprintf(stderr, "gmsim run: --size %s: must be %s\n", optarg, gm_size_choices());
                 return 1;
             }
             break;
@@ -447,15 +447,15 @@ static int cmd_list(int argc, char **argv)
     gm_size size = GM_SIZE_SMALL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            puts("usage: gmsim list-workloads [--size tiny|small|standard]\n\n"
+            puts("usage: gmsim list-workloads [--size tiny|small|standard|fill]\n\n"
                  "Lists the built-in workloads: suite, replication class, and at the\n"
                  "given size (default small) the launches, CTAs, warps, warp instructions\n"
                  "and global memory instructions, counted by generating the streams.");
             return 0;
         } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
             if (gm_size_parse(argv[++i], &size) != 0) {
-                fprintf(stderr, "gmsim list-workloads: --size %s: must be tiny, small or standard\n",
-                        argv[i]);
+                fprintf(stderr, "gmsim list-workloads: --size %s: must be %s\n",
+                        argv[i], gm_size_choices());
                 return 1;
             }
         } else {
@@ -631,7 +631,7 @@ static int cmd_bench(int argc, char **argv)
             wname = argv[++i];
         } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
             if (gm_size_parse(argv[++i], &size) != 0) {
-                fprintf(stderr, "gmsim bench: --size %s: must be tiny, small or standard\n", argv[i]);
+                fprintf(stderr, "gmsim bench: --size %s: must be %s\n", argv[i], gm_size_choices());
                 return 1;
             }
         } else {

@@ -30,7 +30,8 @@ static void usage_trace(FILE *f)
           "info    prints the kernels of a workload and its instruction counts.\n"
           "\n"
           "  --workload NAME  a built-in workload or trace:PATH/kernelslist.g\n"
-          "  --size S         tiny | small | standard (default small; traces ignore it)\n"
+          "  --size S         tiny | small | standard | fill (default small; traces\n"
+          "                   ignore it)\n"
           "  --seed N         seed of the workload, 0 to 2^64-1, decimal or 0x hex\n"
           "                   (default: sim.seed of the built-in configuration, as\n"
           "                   gmsim run)\n"
@@ -78,7 +79,7 @@ static int parse_opts(int argc, char **argv, trace_opts *o)
         case 'o': o->out = optarg; break;
         case 's':
             if (gm_size_parse(optarg, &o->size) != 0) {
-                fprintf(stderr, "gmsim trace: --size %s: must be tiny, small or standard\n", optarg);
+                fprintf(stderr, "gmsim trace: --size %s: must be %s\n", optarg, gm_size_choices());
                 return 1;
             }
             break;

@@ -613,9 +613,11 @@ void gm_stats_print_table(const gm_run_result *r, size_t n, FILE *f)
 
 int gm_stats_list_workloads(FILE *f, gm_size size)
 {
-    fprintf(f, "%-14s %-18s %-11s %-8s %8s %8s %9s %12s %12s  %s\n", "name", "suite",
+    /* filled: the share of warp instructions in launches with at least
+     * GM_SIZE_FILL_CTAS CTAs (the rule of size fill, docs/workloads.md). */
+    fprintf(f, "%-14s %-18s %-11s %-8s %8s %8s %9s %12s %12s %6s  %s\n", "name", "suite",
             "class", "size", "launches", "CTAs", "warps", "warp-insts", "mem-insts",
-            "stresses");
+            "filled", "stresses");
     for (size_t ci = 0; ci < gm_workload_catalogue_size(); ci++) {
         const gm_workload_info *wi = gm_workload_catalogue_at(ci);
         gm_error err = {{0}};
@@ -628,10 +630,11 @@ int gm_stats_list_workloads(FILE *f, gm_size size)
         gm_workload_free(&w);
         if (rc != 0)
             return -1;
+        unsigned filled = cnt.insts ? (unsigned)(cnt.filled_insts * 100 / cnt.insts) : 0;
         fprintf(f, "%-14s %-18s %-11s %-8s %8u %8" PRIu64 " %9" PRIu64 " %12" PRIu64
-                   " %12" PRIu64 "  %s\n",
+                   " %12" PRIu64 " %5u%%  %s\n",
                 wi->name, wi->suite, wi->klass, gm_size_name(size), launches, cnt.ctas,
-                cnt.warps, cnt.insts, cnt.global_mem, wi->stresses);
+                cnt.warps, cnt.insts, cnt.global_mem, filled, wi->stresses);
     }
     return 0;
 }

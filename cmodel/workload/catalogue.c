@@ -80,7 +80,7 @@ int gm_workload_build(gm_workload *w, const char *name, gm_size size, uint64_t s
     const gm_workload_info *info = gm_workload_find(name);
     if (!info)
         return gm_fail(err, "unknown workload '%s'", name ? name : "(null)");
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size >= GM_SIZE_COUNT)
         return gm_fail(err, "workload %s: bad size %d", name, (int)size);
     if (info->build(w, size, seed, err)) {
         gm_workload_free(w);
@@ -128,11 +128,11 @@ void gm_kernel_set(gm_kernel *k, const char *name, gm_dim3 grid, gm_dim3 block,
     k->gen = gen;
 }
 
-static const char *const size_names[] = {"tiny", "small", "standard"};
+static const char *const size_names[GM_SIZE_COUNT] = {"tiny", "small", "standard", "fill"};
 
 int gm_size_parse(const char *s, gm_size *out)
 {
-    for (int i = 0; s && i <= GM_SIZE_STANDARD; i++)
+    for (int i = 0; s && i < GM_SIZE_COUNT; i++)
         if (strcmp(s, size_names[i]) == 0) {
             *out = (gm_size)i;
             return 0;
@@ -140,7 +140,13 @@ int gm_size_parse(const char *s, gm_size *out)
     return -1;
 }
 
+/* The accepted size names, for error messages. */
+const char *gm_size_choices(void)
+{
+    return "tiny, small, standard or fill";
+}
+
 const char *gm_size_name(gm_size s)
 {
-    return (unsigned)s <= GM_SIZE_STANDARD ? size_names[s] : "?";
+    return (unsigned)s < GM_SIZE_COUNT ? size_names[s] : "?";
 }

@@ -57,9 +57,10 @@ static int count_chunk(const gm_kernel *k, uint32_t ki, const gm_warp_gen *g,
                        const gm_inst *in, int n, void *arg)
 {
     gm_workload_counts *c = arg;
-    (void)k;
     (void)ki;
     (void)g;
+    if (gm_kernel_ctas(k) >= GM_SIZE_FILL_CTAS)
+        c->filled_insts += (uint64_t)n;
     for (int i = 0; i < n; i++) {
         c->by_op[in[i].op < GM_OP_COUNT ? in[i].op : 0]++;
         c->thread_insts += (uint64_t)__builtin_popcount(in[i].mask);

@@ -43,6 +43,8 @@ typedef struct gm_workload_counts {
     uint64_t thread_insts;        /* sum of active lanes */
     uint64_t by_op[GM_OP_COUNT];
     uint64_t global_mem;          /* global loads + stores + atomics */
+    uint64_t filled_insts;        /* warp instructions of launches with at least
+                                     GM_SIZE_FILL_CTAS CTAs (size fill's rule) */
 } gm_workload_counts;
 
 int gm_workload_count(const gm_workload *w, gm_workload_counts *out, gm_error *err);

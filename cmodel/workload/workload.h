@@ -90,7 +90,15 @@ static inline uint32_t gm_kernel_warps_per_cta(const gm_kernel *k)
     return (gm_kernel_threads_per_cta(k) + GM_WARP_SIZE - 1) / GM_WARP_SIZE;
 }
 
-typedef enum gm_size { GM_SIZE_TINY = 0, GM_SIZE_SMALL, GM_SIZE_STANDARD } gm_size;
+/* Input sizes of the built-in kernels. tiny, small: reduced inputs for tests
+ * and quick studies; standard: the benchmark's own default input; fill: the
+ * smallest input at which the launches carrying at least 90% of a kernel's
+ * threads have GM_SIZE_FILL_CTAS or more CTAs, so that every core of the
+ * largest system the studies use gets work (docs/workloads.md, "Sizes";
+ * kernels whose grid the benchmark fixes are listed there as exceptions). */
+typedef enum gm_size { GM_SIZE_TINY = 0, GM_SIZE_SMALL, GM_SIZE_STANDARD, GM_SIZE_FILL } gm_size;
+#define GM_SIZE_COUNT 4
+#define GM_SIZE_FILL_CTAS 120   /* cores of the DC-L1 study's largest point */
 
 typedef struct gm_workload {
     char name[64];
@@ -118,5 +126,6 @@ int gm_workload_build(gm_workload *w, const char *name, gm_size size, uint64_t s
 void gm_workload_free(gm_workload *w);
 int gm_size_parse(const char *s, gm_size *out);
 const char *gm_size_name(gm_size s);
+const char *gm_size_choices(void);
 
 #endif

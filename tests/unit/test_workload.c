@@ -616,20 +616,22 @@ static void test_sizes(void **state)
     assert_int_equal(s, GM_SIZE_SMALL);
     assert_int_equal(gm_size_parse("standard", &s), 0);
     assert_int_equal(s, GM_SIZE_STANDARD);
+    assert_int_equal(gm_size_parse("fill", &s), 0);
+    assert_int_equal(s, GM_SIZE_FILL);
     assert_int_equal(gm_size_parse("huge", &s), -1);
     assert_int_equal(gm_size_parse("", &s), -1);
     assert_int_equal(gm_size_parse(NULL, &s), -1);
-    for (int i = 0; i <= GM_SIZE_STANDARD; i++) {
+    for (int i = 0; i < GM_SIZE_COUNT; i++) {
         assert_int_equal(gm_size_parse(gm_size_name((gm_size)i), &s), 0);
         assert_int_equal(s, i);
     }
     assert_string_equal(gm_size_name((gm_size)9), "?");
 
     /* The documented dimensions of each size (docs/workloads.md). */
-    static const uint32_t gemm_n[] = {64, 256, 512}, atax_n[] = {512, 1024, 4096};
-    static const uint32_t red_bytes[] = {256 << 10, 1 << 20, 1 << 20};
-    static const uint32_t red_launches[] = {2, 8, 256};
-    for (int i = 0; i <= GM_SIZE_STANDARD; i++) {
+    static const uint32_t gemm_n[] = {64, 256, 512, 256}, atax_n[] = {512, 1024, 4096, 1024};
+    static const uint32_t red_bytes[] = {256 << 10, 1 << 20, 1 << 20, 1 << 20};
+    static const uint32_t red_launches[] = {2, 8, 256, 8};
+    for (int i = 0; i < GM_SIZE_COUNT; i++) {
         gm_workload w;
         gm_error err;
         assert_int_equal(gm_workload_build(&w, "gemm", (gm_size)i, 1, &err), 0);

@@ -208,9 +208,9 @@ int gm_binomialoption_build(gm_workload *w, gm_size size, uint64_t seed, gm_erro
 {
     /* standard: the sample's 64 options x 254 steps; small 256 x 254;
      * tiny 64 x 62 (63 work-items: 2 warps a group) */
-    static const uint32_t samples[] = {64, 256, 64}, steps[] = {62, 254, 254};
+    static const uint32_t samples[] = {64, 256, 64, 256}, steps[] = {62, 254, 254, 254};
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "binomialoption: bad size %d", (int)size);
     return gm_binomialoption_build_dims(w, samples[size], steps[size], err);
 }

@@ -125,9 +125,9 @@ int gm_bitonicsort_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *
     /* tiny 256 (128 one-work-item groups a launch, 36 launches), small
      * 4096 (2048 groups, 78 launches), standard the default 1024 (512
      * groups, 55 launches) */
-    static const uint32_t length[] = {256, 4096, 1024};
+    static const uint32_t length[] = {256, 4096, 1024, 4096};
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "bitonicsort: bad size %d", (int)size);
     return gm_bitonicsort_build_dims(w, length[size], err);
 }

@@ -125,9 +125,9 @@ int gm_blackscholes_build(gm_workload *w, gm_size size, uint64_t seed, gm_error 
 {
     /* the host never makes a side below 256: tiny and standard are the
      * default 256 x 256 options (256 groups), small 512 x 512 */
-    static const uint32_t side[] = {256, 512, 256};
+    static const uint32_t side[] = {256, 512, 256, 512};
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "blackscholes: bad size %d", (int)size);
     return gm_blackscholes_build_dims(w, side[size], err);
 }

@@ -143,9 +143,9 @@ int gm_dct_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* tiny and standard: the sample's default 64 x 64 (64 workgroups, two
      * per CU of the seed's 32); small: 256 x 256 (1024 workgroups) */
-    static const uint32_t side[] = {64, 256, 64};
+    static const uint32_t side[] = {64, 256, 64, 256};
     (void)seed;   /* the input values never decide an address */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "dct: bad size %d", (int)size);
     return gm_dct_build_dims(w, side[size], side[size], err);
 }

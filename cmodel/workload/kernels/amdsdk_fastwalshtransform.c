@@ -107,9 +107,9 @@ int gm_fastwalshtransform_build(gm_workload *w, gm_size size, uint64_t seed, gm_
     /* tiny 16384 (32 groups a launch: the seed's 32 CUs; 14 launches),
      * small 65536 (128 groups, 16 launches), standard the sample's default
      * 1024 (2 groups, 10 launches) */
-    static const uint32_t length[] = {16384, 65536, 1024};
+    static const uint32_t length[] = {16384, 65536, 1024, 65536};
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "fastwalshtransform: bad size %d", (int)size);
     return gm_fastwalshtransform_build_dims(w, length[size], err);
 }

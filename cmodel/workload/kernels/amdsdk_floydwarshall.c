@@ -177,8 +177,8 @@ int gm_floydwarshall_build(gm_workload *w, gm_size size, uint64_t seed, gm_error
 {
     /* tiny: 96 nodes (36 workgroups a pass: more than the seed's 32 CUs);
      * small: 128; standard: the sample's default 256 */
-    static const uint32_t nodes[] = {96, 128, 256};
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    static const uint32_t nodes[] = {96, 128, 256, 192};
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "floydwarshall: bad size %d", (int)size);
     return gm_floydwarshall_build_dims(w, nodes[size], seed, err);
 }

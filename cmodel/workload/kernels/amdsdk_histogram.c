@@ -160,8 +160,8 @@ int gm_histogram_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *er
 {
     /* tiny 512 x 512 (8 groups), small 2048 x 2048 (128), standard the
      * sample's 1024 x 1024 (32 groups: the seed's 32 CUs once each) */
-    static const uint32_t side[] = {512, 2048, 1024};
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    static const uint32_t side[] = {512, 2048, 1024, 2048};
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "histogram: bad size %d", (int)size);
     return gm_histogram_build_dims(w, side[size], side[size], seed, err);
 }

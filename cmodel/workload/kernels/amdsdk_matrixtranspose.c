@@ -111,9 +111,9 @@ int gm_matrixtranspose_build_dims(gm_workload *w, uint32_t width, uint32_t heigh
 int gm_matrixtranspose_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* square matrices; tiny 256 (256 workgroups), small 1024, standard 2048 */
-    static const uint32_t side[] = {256, 1024, 2048};
+    static const uint32_t side[] = {256, 1024, 2048, 1024};
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "matrixtranspose: bad size %d", (int)size);
     return gm_matrixtranspose_build_dims(w, side[size], side[size], err);
 }

@@ -294,8 +294,8 @@ int gm_radixsort_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *er
 {
     /* tiny and standard: the default 8192 keys raised to 16384 (one group);
      * small 65536 (4 groups, the most the ushort indices allow) */
-    static const uint32_t n[] = {16384, 65536, 16384};
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    static const uint32_t n[] = {16384, 65536, 16384, 65536};
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "radixsort: bad size %d", (int)size);
     return gm_radixsort_build_dims(w, n[size], seed, err);
 }

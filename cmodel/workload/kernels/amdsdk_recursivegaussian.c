@@ -212,9 +212,9 @@ int gm_recursivegaussian_build(gm_workload *w, gm_size size, uint64_t seed, gm_e
      * image. The filter launches have width / 256 workgroups (a work-item
      * per column), so no sane size fills 32 CUs with them (8192 columns
      * would); the transposes do at every size (256 to 4096 workgroups). */
-    static const uint32_t side[] = {256, 1024, 512};
+    static const uint32_t side[] = {256, 1024, 512, 1024};
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "recursivegaussian: bad size %d", (int)size);
     return gm_recursivegaussian_build_dims(w, side[size], side[size], err);
 }

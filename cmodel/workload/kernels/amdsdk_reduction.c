@@ -154,9 +154,9 @@ int gm_sdkreduction_build(gm_workload *w, gm_size size, uint64_t seed, gm_error 
 {
     /* uints: tiny 65536 (32 groups: the seed's 32 CUs), small 262144 (128),
      * standard the default 64 raised to 2048 (1 group) */
-    static const uint32_t length[] = {65536, 262144, 2048};
+    static const uint32_t length[] = {65536, 262144, 2048, 262144};
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "sdkreduction: bad size %d", (int)size);
     return gm_sdkreduction_build_dims(w, length[size], err);
 }

@@ -353,9 +353,9 @@ int gm_scanlargearrays_build(gm_workload *w, gm_size size, uint64_t seed, gm_err
 {
     /* tiny 8192 (32 groups a block launch: the seed's 32 CUs), small 65536
      * (256 groups), standard the sample's default 1024 (4 groups) */
-    static const uint32_t length[] = {8192, 65536, 1024};
+    static const uint32_t length[] = {8192, 65536, 1024, 65536};
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "scanlargearrays: bad size %d", (int)size);
     return gm_scanlargearrays_build_dims(w, length[size], err);
 }

@@ -181,10 +181,10 @@ int gm_atax_build_dims(gm_workload *w, uint32_t nx, uint32_t ny, gm_error *err)
 
 int gm_atax_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t dim[] = {512, 1024, 4096};   /* tiny, small, standard */
+    static const uint32_t dim[] = {512, 1024, 4096, 1024};   /* tiny, small, standard, fill */
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "atax: bad size %d", (int)size);
     return gm_atax_build_dims(w, dim[size], dim[size], err);
 }

@@ -202,10 +202,10 @@ int gm_gemm_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
 
 int gm_gemm_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t dim[] = {64, 256, 512};   /* tiny, small, standard */
+    static const uint32_t dim[] = {64, 256, 512, 256};   /* tiny, small, standard, fill */
 
     (void)seed;   /* the address stream does not depend on the data */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "gemm: bad size %d", (int)size);
     return gm_gemm_build_dims(w, dim[size], dim[size], dim[size], err);
 }

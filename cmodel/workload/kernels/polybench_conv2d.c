@@ -149,10 +149,10 @@ int gm_2dconv_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, gm_error *err
 
 int gm_2dconv_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t dim[] = {256, 1024, 4096};   /* tiny, small, standard */
+    static const uint32_t dim[] = {256, 1024, 4096, 1024};   /* tiny, small, standard, fill */
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "2dconv: bad size %d", (int)size);
     return gm_2dconv_build_dims(w, dim[size], dim[size], err);
 }

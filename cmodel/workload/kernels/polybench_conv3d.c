@@ -172,10 +172,10 @@ int gm_3dconv_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
 
 int gm_3dconv_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t dim[] = {48, 128, 256};   /* tiny, small, standard */
+    static const uint32_t dim[] = {48, 128, 256, 192};   /* tiny, small, standard, fill */
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "3dconv: bad size %d", (int)size);
     return gm_3dconv_build_dims(w, dim[size], dim[size], dim[size], err);
 }

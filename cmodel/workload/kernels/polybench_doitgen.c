@@ -130,11 +130,11 @@ int gm_doitgen_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
     /* tiny: MINI_DATASET (32^3), 8 of its 32 r launches pairs; small:
      * np 128, nq = nr 160 (80 CTAs), 2 pairs; standard: STANDARD_DATASET
      * (128^3), all 128 pairs */
-    static const uint32_t nr[] = {32, 160, 128}, np[] = {32, 128, 128};
-    static const uint32_t runs[] = {8, 2, 128};
+    static const uint32_t nr[] = {32, 160, 128, 240}, np[] = {32, 128, 128, 128};
+    static const uint32_t runs[] = {8, 2, 128, 2};
 
     (void)seed;   /* values only */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "doitgen: bad size %d", (int)size);
     return gm_doitgen_build_dims(w, nr[size], nr[size], np[size], runs[size], err);
 }

@@ -194,10 +194,10 @@ int gm_2mm_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
 
 int gm_2mm_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t dim[] = {64, 128, 2048};   /* tiny, small, standard */
+    static const uint32_t dim[] = {64, 128, 2048, 192};   /* tiny, small, standard, fill */
 
     (void)seed;   /* the address stream does not depend on the data */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "2mm: bad size %d", (int)size);
     return gm_2mm_build_dims(w, dim[size], dim[size], dim[size], dim[size], err);
 }
@@ -234,10 +234,10 @@ int gm_3mm_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
 
 int gm_3mm_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t dim[] = {64, 128, 512};   /* tiny, small, standard */
+    static const uint32_t dim[] = {64, 128, 512, 192};   /* tiny, small, standard, fill */
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "3mm: bad size %d", (int)size);
     return gm_3mm_build_dims(w, dim[size], dim[size], dim[size], dim[size], dim[size],
                              err);

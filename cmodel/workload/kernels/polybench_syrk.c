@@ -166,10 +166,10 @@ int gm_syrk_build_dims(gm_workload *w, uint32_t n, uint32_t m, gm_error *err)
 
 int gm_syrk_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t dim[] = {64, 192, 1024};   /* tiny, small, standard */
+    static const uint32_t dim[] = {64, 192, 1024, 192};   /* tiny, small, standard, fill */
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "syrk: bad size %d", (int)size);
     return gm_syrk_build_dims(w, dim[size], dim[size], err);
 }

@@ -232,11 +232,11 @@ int gm_reduction_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *er
 {
     /* tiny: 256 KiB, 2 launches; small: 1 MiB, 8 launches; standard: SHOC
      * size class 1 (1 MiB) with SHOC's default 256 iterations. */
-    static const uint32_t bytes[] = {256u << 10, 1u << 20, 1u << 20};
-    static const uint32_t launches[] = {2, 8, 256};
+    static const uint32_t bytes[] = {256u << 10, 1u << 20, 1u << 20, 1u << 20};
+    static const uint32_t launches[] = {2, 8, 256, 8};
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "reduction: bad size %d", (int)size);
     return gm_reduction_build_dims(w, bytes[size] / 4, launches[size], err);
 }

@@ -386,10 +386,10 @@ int gm_backprop_build_dims(gm_workload *w, uint32_t in, gm_error *err)
 int gm_backprop_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: `backprop 65536` */
-    static const uint32_t in[] = {4096, 16384, 65536};
+    static const uint32_t in[] = {4096, 16384, 65536, 16384};
 
     (void)seed;   /* weights are values only */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "backprop: bad size %d", (int)size);
     return gm_backprop_build_dims(w, in[size], err);
 }

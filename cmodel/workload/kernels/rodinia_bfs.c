@@ -434,9 +434,9 @@ int gm_bfs_build_dims(gm_workload *w, uint32_t nodes, uint64_t seed, gm_error *e
 int gm_bfs_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* graph4096, graph65536 and graph1MW_6 (1,000,000 nodes) */
-    static const uint32_t nodes[] = {4096, 65536, 1000000};
+    static const uint32_t nodes[] = {4096, 65536, 1000000, 65536};
 
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "bfs: bad size %d", (int)size);
     return gm_bfs_build_dims(w, nodes[size], seed, err);
 }

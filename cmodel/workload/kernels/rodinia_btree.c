@@ -828,11 +828,11 @@ int gm_btree_build_dims(gm_workload *w, uint32_t size, uint32_t range_count,
 int gm_btree_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: mil.txt (1,000,000 keys), `j 6000 3000`, `k 10000` */
-    static const uint32_t records[] = {65536, 262144, 1000000};
-    static const uint32_t jcount[] = {100, 1000, 6000}, jsize[] = {200, 800, 3000};
-    static const uint32_t kcount[] = {200, 2000, 10000};
+    static const uint32_t records[] = {65536, 262144, 1000000, 262144};
+    static const uint32_t jcount[] = {100, 1000, 6000, 1000}, jsize[] = {200, 800, 3000, 800};
+    static const uint32_t kcount[] = {200, 2000, 10000, 2000};
 
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "btree: bad size %d", (int)size);
     return gm_btree_build_dims(w, records[size], jcount[size], jsize[size], kcount[size],
                                seed, err);

@@ -293,10 +293,10 @@ int gm_cfd_build_dims(gm_workload *w, uint32_t nel, uint32_t lx, uint32_t iterat
 int gm_cfd_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: fvcorr.domn.097K's 97046 elements on a 46 x 46 x 46 lattice */
-    static const uint32_t nel[] = {1728, 16128, 97046};
-    static const uint32_t lx[] = {12, 24, 46};
+    static const uint32_t nel[] = {1728, 16128, 97046, 23040};
+    static const uint32_t lx[] = {12, 24, 46, 24};
 
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "cfd: bad size %d", (int)size);
     return gm_cfd_build_dims(w, nel[size], lx[size], 1, seed, err);
 }

@@ -338,11 +338,11 @@ int gm_hotspot_build_dims(gm_workload *w, uint32_t nn, uint32_t pyramid,
 int gm_hotspot_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: `hotspot 512 2 2 temp_512 power_512 out` (one launch) */
-    static const uint32_t n[] = {128, 256, 512};
-    static const uint32_t iters[] = {2, 4, 2};
+    static const uint32_t n[] = {128, 256, 512, 256};
+    static const uint32_t iters[] = {2, 4, 2, 4};
 
     (void)seed;   /* temperatures and powers are values only */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "hotspot: bad size %d", (int)size);
     return gm_hotspot_build_dims(w, n[size], 2, iters[size], err);
 }

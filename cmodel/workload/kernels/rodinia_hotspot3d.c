@@ -134,11 +134,11 @@ int gm_hotspot3d_build_dims(gm_workload *w, uint32_t n, uint32_t layers, uint32_
 int gm_hotspot3d_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: `3D 512 8 100 power_512x8 temp_512x8 output.out` */
-    static const uint32_t n[] = {64, 192, 512};
-    static const uint32_t iters[] = {4, 2, 100};
+    static const uint32_t n[] = {64, 192, 512, 192};
+    static const uint32_t iters[] = {4, 2, 100, 2};
 
     (void)seed;   /* temperatures and powers are values only */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "hotspot3d: bad size %d", (int)size);
     return gm_hotspot3d_build_dims(w, n[size], 8, iters[size], err);
 }

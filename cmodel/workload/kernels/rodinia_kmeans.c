@@ -178,11 +178,11 @@ int gm_kmeans_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: `kmeans -o -i kdd_cup` (494,020 points x 34 features, 5
      * clusters), 4 kmeansPoint launches as the Accel-Sim run shows */
-    static const uint32_t npoints[] = {2000, 16384, 494020};
-    static const uint32_t iters[] = {2, 2, 4};
+    static const uint32_t npoints[] = {2000, 16384, 494020, 30720};
+    static const uint32_t iters[] = {2, 2, 4, 2};
 
     (void)seed;   /* the features give values only */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "kmeans: bad size %d", (int)size);
     return gm_kmeans_build_dims(w, npoints[size], 34, 5, iters[size], err);
 }

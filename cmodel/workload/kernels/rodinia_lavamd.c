@@ -338,10 +338,10 @@ int gm_lavamd_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: the run script's `lavaMD -boxes1d 10` (the CCN seed ran
      * 7 x 7 x 7); particle positions and charges are values only */
-    static const uint32_t b[] = {2, 3, 10};
+    static const uint32_t b[] = {2, 3, 10, 5};
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "lavaMD: bad size %d", (int)size);
     return gm_lavamd_build_dims(w, b[size], err);
 }

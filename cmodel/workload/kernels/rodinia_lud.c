@@ -692,10 +692,10 @@ int gm_lud_build_dims(gm_workload *w, uint32_t dim, gm_error *err)
 int gm_lud_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: `lud_cuda -s 256` */
-    static const uint32_t dim[] = {96, 160, 256};
+    static const uint32_t dim[] = {96, 160, 256, 768};
 
     (void)seed;   /* the matrix gives values only */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "lud: bad size %d", (int)size);
     return gm_lud_build_dims(w, dim[size], err);
 }

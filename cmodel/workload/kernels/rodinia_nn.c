@@ -96,10 +96,10 @@ int gm_nn_build_dims(gm_workload *w, uint32_t records, gm_error *err)
 int gm_nn_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* hurricane_gen 15690 1, 21380 2, 42760 4 (gen_dataset.sh): N/F + 1 per file */
-    static const uint32_t records[] = {15691, 21382, 42764};
+    static const uint32_t records[] = {15691, 21382, 42764, 42764};
 
     (void)seed;   /* record values never decide an address */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "nn: bad size %d", (int)size);
     return gm_nn_build_dims(w, records[size], err);
 }

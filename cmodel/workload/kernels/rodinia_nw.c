@@ -316,10 +316,10 @@ int gm_nw_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: the run script's `needle 2048 10`; the penalty and the
      * sequences are values only */
-    static const uint32_t dim[] = {160, 512, 2048};
+    static const uint32_t dim[] = {160, 512, 2048, 2048};
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "nw: bad size %d", (int)size);
     return gm_nw_build_dims(w, dim[size], err);
 }

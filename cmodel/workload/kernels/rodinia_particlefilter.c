@@ -833,9 +833,9 @@ int gm_particlefilter_build_dims(gm_workload *w, uint32_t isz_x, uint32_t isz_y,
 int gm_particlefilter_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: the run script's `-x 128 -y 128 -z 10 -np 1000` */
-    static const uint32_t x[] = {64, 128, 128}, z[] = {3, 4, 10}, np[] = {512, 2048, 1000};
+    static const uint32_t x[] = {64, 128, 128, 128}, z[] = {3, 4, 10, 4}, np[] = {512, 2048, 1000, 2048};
 
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "particlefilter: bad size %d", (int)size);
     return gm_particlefilter_build_dims(w, x[size], x[size], z[size], np[size], seed, err);
 }

@@ -674,11 +674,11 @@ int gm_srad_build_dims(gm_workload *w, uint32_t rows, uint32_t cols, uint32_t ni
 int gm_srad_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: `srad 2048 2048 0 127 0 127 0.5 2` */
-    static const uint32_t dim[] = {128, 512, 2048};
-    static const uint32_t iters[] = {1, 2, 2};
+    static const uint32_t dim[] = {128, 512, 2048, 512};
+    static const uint32_t iters[] = {1, 2, 2, 2};
 
     (void)seed;   /* random_matrix gives values only */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "srad_v2: bad size %d", (int)size);
     return gm_srad_build_dims(w, dim[size], dim[size], iters[size], err);
 }

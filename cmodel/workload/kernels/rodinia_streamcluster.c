@@ -355,11 +355,11 @@ int gm_streamcluster_build_dims(gm_workload *w, uint32_t num, uint32_t dim, uint
 int gm_streamcluster_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: `sc_gpu 10 20 256 65536 65536 1000 none out 1`, one pFL pass */
-    static const uint32_t num[] = {2048, 16384, 65536};
-    static const uint32_t dim[] = {64, 64, 256};
-    static const uint32_t calls[] = {3, 8, CALLS_PER_PFL};
+    static const uint32_t num[] = {2048, 16384, 65536, 65536};
+    static const uint32_t dim[] = {64, 64, 256, 64};
+    static const uint32_t calls[] = {3, 8, CALLS_PER_PFL, 8};
 
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "streamcluster: bad size %d", (int)size);
     return gm_streamcluster_build_dims(w, num[size], dim[size], calls[size], seed, err);
 }

@@ -241,10 +241,10 @@ int gm_alexnet_build_dims(gm_workload *w, uint32_t c1, uint32_t c2, uint32_t f2,
 int gm_alexnet_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* conv1 channels, conv2 channels per group, conv2 features per group */
-    static const uint32_t c1[] = {1, 8, 96}, c2[] = {4, 16, 128}, f2[] = {1, 6, 48};
+    static const uint32_t c1[] = {1, 8, 96, 96}, c2[] = {4, 16, 128, 128}, f2[] = {1, 6, 48, 6};
 
     (void)seed;   /* weights and image change values, not addresses */
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "alexnet: bad size %d", (int)size);
     return gm_alexnet_build_dims(w, c1[size], c2[size], f2[size], err);
 }

@@ -98,10 +98,10 @@ int gm_resnet_build_dims(gm_workload *w, uint32_t c, gm_error *err)
 
 int gm_resnet_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t c[] = {2, 8, 64};   /* tiny, small, standard */
+    static const uint32_t c[] = {2, 8, 64, 32};   /* tiny, small, standard, fill */
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "resnet: bad size %d", (int)size);
     return gm_resnet_build_dims(w, c[size], err);
 }

@@ -272,10 +272,10 @@ int gm_squeezenet_build_dims(gm_workload *w, uint32_t div, gm_error *err)
 
 int gm_squeezenet_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
-    static const uint32_t div[] = {16, 4, 1};   /* tiny, small, standard */
+    static const uint32_t div[] = {16, 4, 1, 4};   /* tiny, small, standard, fill */
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "squeezenet: bad size %d", (int)size);
     return gm_squeezenet_build_dims(w, div[size], err);
 }
