@@ -1,6 +1,7 @@
 /* The general network: routers, channels and NIs from a description
  * (docs/noc.md section 9). */
 #include "noc/net.h"
+#include "noc/net_stops.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -39,7 +40,9 @@ static int init_router(gm_net *n, uint32_t k, const gm_net_desc *d, gm_error *er
         .iters = n->cfg.islip_iters,
     };
     gm_error e;
-    if (gm_router_init(&R->r, &rc, &e) != 0 ||
+    if (rd->kind == GM_NET_BLOCK_RINGSTOP)
+        R->r.cfg = rc;   /* names and port counts only: net_stops.c runs it */
+    else if (gm_router_init(&R->r, &rc, &e) != 0 ||
         gm_router_ports_init(&R->in, &R->out, &rc, &e) != 0)
         return gm_fail(err, "%s: router %s: %s", n->name, R->name, e.msg);
     R->route = malloc(n->n_sinks * sizeof *R->route);
@@ -124,11 +127,11 @@ static int init_parts(gm_net *n, const gm_net_desc *d, gm_error *err)
         in_chan += cfg->vcs * cfg->vc_depth + cfg->router_stages + ch->latency;
     }
     gm_error e;
-    for (uint32_t i = 0; i < n->n_sources; i++)
+    for (uint32_t i = 0; i < n->n_sources && !gm_net_desc_has_stops(d); i++)
         if (gm_ni_inject_init(&n->inj[i], cfg->vcs, cfg->vc_depth, cfg->inject_queue,
                               n->routers[n->src_at[i].router].r.cfg.n_out, &e) != 0)
             return gm_fail(err, "%s: %s", n->name, e.msg);
-    for (uint32_t j = 0; j < n->n_sinks; j++)
+    for (uint32_t j = 0; j < n->n_sinks && !gm_net_desc_has_stops(d); j++)
         if (gm_ni_eject_init(&n->ej[j], cfg->vcs, cfg->vc_depth, cfg->eject_queue,
                              &e) != 0)
             return gm_fail(err, "%s: %s", n->name, e.msg);
@@ -140,6 +143,8 @@ static int init_parts(gm_net *n, const gm_net_desc *d, gm_error *err)
                    in_chan;
     if (gm_noc_pkts_init(&n->pkts, cap, &e) != 0)
         return gm_fail(err, "%s: %s", n->name, e.msg);
+    if (gm_net_desc_has_stops(d))
+        return gm_net_stops_init(n, d, err);
     return 0;
 }
 
@@ -170,6 +175,8 @@ int gm_net_init(gm_net *n, const gm_net_desc *desc, const gm_noc_cfg *cfg,
 
 void gm_net_free(gm_net *n)
 {
+    if (n->stops)
+        gm_net_stops_free(n);
     if (n->routers)
         for (uint32_t k = 0; k < n->n_routers; k++) {
             gm_net_router *R = &n->routers[k];
@@ -220,6 +227,9 @@ int gm_net_attach_twin(gm_net *n, uint32_t router, const gm_router_twin *twin,
     if (router >= n->n_routers)
         return gm_fail(err, "%s: no router %u to realize in RTL (it has %u)", n->name,
                        router, n->n_routers);
+    if (n->stops)
+        return gm_fail(err, "%s: %s is a ring stop, which has no RTL twin", n->name,
+                       n->routers[router].name);
     gm_net_router *R = &n->routers[router];
     if (!R->shadow.out) {
         R->shadow.out = calloc(R->r.cfg.n_out, sizeof *R->shadow.out);
@@ -595,6 +605,10 @@ static void tick_general(gm_net *n, gm_time now)
 void gm_net_tick(gm_net *n, gm_time now)
 {
     n->st.cycles++;
+    if (n->stops) {
+        gm_net_stops_tick(n, now);
+        return;
+    }
     if (n->direct)
         tick_direct(n, now);
     else
@@ -604,6 +618,8 @@ void gm_net_tick(gm_net *n, gm_time now)
 
 bool gm_net_busy(const gm_net *n)
 {
+    if (n->stops)
+        return gm_net_stops_busy(n);
     if (n->pkts.live)
         return true;
     for (uint32_t k = 0; k < n->n_routers; k++)
@@ -681,6 +697,8 @@ int gm_net_check_drained(const gm_net *n, gm_error *err)
                            n->name, c, n->routers[ch->from].name, ch->out_port,
                            n->routers[ch->to].name, ch->in_port, ch->in_flight);
     }
+    if (n->stops)
+        return gm_net_stops_check_drained(n, err);
     for (uint32_t k = 0; k < n->n_routers; k++)
         if (gm_router_check_drained(&n->routers[k].r, &e) != 0) {
             if (n->n_routers == 1)
@@ -788,7 +806,9 @@ bool gm_net_find_req(const gm_net *n, const gm_req *r, char *buf, size_t len)
         if (in->q[(in->q_head + k) % in->q_cap].handle == h)
             where_add(&w, "; inject NI %u queue[%u], %u flits sent", p->src, k,
                       k == 0 ? in->sent : 0);
-    for (uint32_t k = 0; k < n->n_routers; k++) {
+    if (n->stops)
+        w.used = gm_net_stops_find(n, h, buf, len, w.used);
+    for (uint32_t k = 0; k < n->n_routers && !n->stops; k++) {
         char label[GM_NET_NAME + 1] = "";
         if (n->n_routers > 1)
             snprintf(label, sizeof label, "%s ", n->routers[k].name);

@@ -8,6 +8,8 @@
 
 /* gm_ccn_variant order */
 static const char *const variant_names[] = { "ccn_b", "ccn_rt", "ideal", "off", NULL };
+/* gm_ccn_ring order */
+static const char *const ring_names[] = { "stop", "router", NULL };
 
 const gm_config_section gm_ccn_section = {
     "ccn", "CCN (`[design] kind = ccn`): private L1Ds joined by a request ring and a "
@@ -53,6 +55,11 @@ const gm_config_key gm_ccn_keys[GM_CCN_NKEYS] = {
     GM_CFG_U32("ccn", ccn.check_every, "check_every", 64, 0, 1u << 30, AS, "core cycles",
                "Shadow tags compared with their L1's tags every this many cycles (1: every "
                "cycle; 0: never); a difference stops the run."),
+    GM_CFG_ENUM("ccn", ccn.ring, "ring", GM_CCN_RING_STOP, ring_names, AS,
+                "What the two rings are built of: stop (ring stops, noc/ringstop.h: a hop "
+                "costs hop_latency + 1 cycles, the seed's bare ring) or router (the VC "
+                "router block of the crossbars: a hop costs at least 11 + hop_latency; "
+                "its routers can run in RTL)."),
 };
 
 int gm_ccn_validate(const gm_config *c, gm_error *err)
