@@ -462,7 +462,7 @@ static gm_noc_cfg ring_cfg(const gm_noc_cfg *noc, bool request, uint32_t eject,
     c.vcs = 1;
     c.vc_depth = request ? 2 : 4;
     if (k->ring == GM_CCN_RING_STOP)
-        c.vc_depth = 2 * k->hop_latency + 2;
+        c.vc_depth = k->stop_depth ? k->stop_depth : 2 * k->hop_latency + 2;
     c.router_stages = 1;
     c.islip_iters = 1;
     c.inject_queue = 2;

@@ -36,6 +36,7 @@ typedef struct gm_ccn_cfg {
     uint32_t check_every;    /* shadow == L1 tags checked every this many core cycles;
                                 0: never */
     uint32_t ring;           /* gm_ccn_ring */
+    uint32_t stop_depth;     /* ring stop buffer, packets; 0: 2 hop_latency + 2 */
 } gm_ccn_cfg;
 
 #endif

@@ -3,6 +3,7 @@
 #include "designs/ccn/ccn.h"
 
 #include "designs/ccn/ccn_shadow.h"
+#include "noc/ringstop.h"
 
 #define AS GM_SRC_ASSUMED
 
@@ -60,6 +61,10 @@ const gm_config_key gm_ccn_keys[GM_CCN_NKEYS] = {
                 "costs hop_latency + 1 cycles, the seed's bare ring) or router (the VC "
                 "router block of the crossbars: a hop costs at least 11 + hop_latency; "
                 "its routers can run in RTL)."),
+    GM_CFG_U32("ccn", ccn.stop_depth, "stop_depth", 0, 0, GM_RINGSTOP_MAX_DEPTH, AS,
+               "packets", "With ring = stop: each stop's ring buffer (the credits of "
+               "its upstream stop); 0: 2 hop_latency + 2, a credit's round trip, so a "
+               "link can carry a packet every cycle; else at least 2 (the bubble rule)."),
 };
 
 int gm_ccn_validate(const gm_config *c, gm_error *err)
@@ -68,6 +73,9 @@ int gm_ccn_validate(const gm_config *c, gm_error *err)
     if (k->rt_period < k->rt_sample)
         return gm_fail(err, "[ccn] rt_period = %u must be at least rt_sample = %u",
                        k->rt_period, k->rt_sample);
+    if (k->stop_depth == 1)
+        return gm_fail(err, "[ccn] stop_depth = 1: a ring stop needs 0 (automatic) or at "
+                            "least 2 (a local packet enters only with two credits)");
     if (c->l1.sectored)
         return gm_fail(err, "[l1] sectored = 1 is not supported by kind = ccn (a remote "
                             "L1 answers with whole lines)");
