@@ -127,11 +127,12 @@ static int init_parts(gm_net *n, const gm_net_desc *d, gm_error *err)
         in_chan += cfg->vcs * cfg->vc_depth + cfg->router_stages + ch->latency;
     }
     gm_error e;
-    for (uint32_t i = 0; i < n->n_sources && !gm_net_desc_has_stops(d); i++)
+    const bool stops = gm_net_desc_has_stops(d);   /* stops need no NIs */
+    for (uint32_t i = 0; i < n->n_sources && !stops; i++)
         if (gm_ni_inject_init(&n->inj[i], cfg->vcs, cfg->vc_depth, cfg->inject_queue,
                               n->routers[n->src_at[i].router].r.cfg.n_out, &e) != 0)
             return gm_fail(err, "%s: %s", n->name, e.msg);
-    for (uint32_t j = 0; j < n->n_sinks && !gm_net_desc_has_stops(d); j++)
+    for (uint32_t j = 0; j < n->n_sinks && !stops; j++)
         if (gm_ni_eject_init(&n->ej[j], cfg->vcs, cfg->vc_depth, cfg->eject_queue,
                              &e) != 0)
             return gm_fail(err, "%s: %s", n->name, e.msg);
@@ -143,8 +144,8 @@ static int init_parts(gm_net *n, const gm_net_desc *d, gm_error *err)
                    in_chan;
     if (gm_noc_pkts_init(&n->pkts, cap, &e) != 0)
         return gm_fail(err, "%s: %s", n->name, e.msg);
-    if (gm_net_desc_has_stops(d))
-        return gm_net_stops_init(n, d, err);
+    if (stops)
+        return gm_net_stops_init(n, err);
     return 0;
 }
 
@@ -449,6 +450,18 @@ static inline void tick_inject(gm_net *n, bool direct)
         }
 }
 
+void gm_net_push_packet(gm_net *n, uint32_t h, gm_link *l, gm_time now)
+{
+    gm_noc_pkt *p = &n->pkts.pkt[h];
+    uint64_t lat = n->st.cycles - p->t_enter;
+    n->st.lat_sum += lat;
+    if (lat > n->st.lat_max)
+        n->st.lat_max = lat;
+    n->st.packets_out++;
+    gm_link_push(l, p->req, now);
+    gm_noc_pkts_release(&n->pkts, h);
+}
+
 /* Sink j's edge: f is the flit its router presents (NULL when the router
  * is idle), cr the router input its credit drove this cycle. Then the
  * oldest complete packet goes to the link if it has room. */
@@ -465,15 +478,8 @@ static inline void tick_eject_one(gm_net *n, uint32_t j, const gm_router_flit *f
     uint32_t h;
     gm_link *l = n->ports.out ? n->ports.out[j] : 0;
     if (l && gm_ni_eject_front(ni, &h) && gm_link_can_push(l, now)) {
-        gm_noc_pkt *p = &n->pkts.pkt[h];
-        uint64_t lat = n->st.cycles - p->t_enter;
-        n->st.lat_sum += lat;
-        if (lat > n->st.lat_max)
-            n->st.lat_max = lat;
-        n->st.packets_out++;
-        gm_link_push(l, p->req, now);
+        gm_net_push_packet(n, h, l, now);
         gm_ni_eject_pop(ni);
-        gm_noc_pkts_release(&n->pkts, h);
     }
     set_busy(n->ej_busy, j, !gm_ni_eject_idle(ni));
 }

@@ -68,9 +68,8 @@ int gm_net_stops_desc_check(const gm_net_desc *d, gm_error *err)
 
 /* ---- building ---- */
 
-int gm_net_stops_init(gm_net *n, const gm_net_desc *d, gm_error *err)
+int gm_net_stops_init(gm_net *n, gm_error *err)
 {
-    (void)d;
     n->stops = calloc(n->n_routers, sizeof *n->stops);
     if (!n->stops)
         return gm_fail(err, "%s: out of memory", n->name);
@@ -136,16 +135,9 @@ static void eject(gm_net *n, gm_net_stop *S, gm_time now)
     if (!S->out.ej_valid || !ready)
         return;
     uint32_t h = S->out.ej_payload;
-    gm_noc_pkt *p = &n->pkts.pkt[h];
-    uint64_t lat = n->st.cycles - p->t_enter;
-    n->st.lat_sum += lat;
-    if (lat > n->st.lat_max)
-        n->st.lat_max = lat;
-    n->st.packets_out++;
-    n->st.flits_out += p->flits;
-    n->st.out_flits[S->sink] += p->flits;
-    gm_link_push(l, p->req, now);
-    gm_noc_pkts_release(&n->pkts, h);
+    n->st.flits_out += n->pkts.pkt[h].flits;
+    n->st.out_flits[S->sink] += n->pkts.pkt[h].flits;
+    gm_net_push_packet(n, h, l, now);
 }
 
 static void fault(gm_net *n, const char *msg, uint32_t i, uint32_t d)
@@ -271,6 +263,10 @@ int gm_net_stops_check_drained(const gm_net *n, gm_error *err)
 {
     for (uint32_t k = 0; k < n->n_routers; k++) {
         const gm_ringstop *s = &n->stops[k].s;
+        if (s->protocol_errors)
+            return gm_fail(err, "%s: ring stop %s received %llu packets without a "
+                                "credit", n->name, n->routers[k].name,
+                           (unsigned long long)s->protocol_errors);
         if (s->count || s->out_valid || s->credit_q || s->credits != s->depth)
             return gm_fail(err, "%s: ring stop %s holds %u packets in its ring buffer, "
                                 "%u in its output register, %u credits to send, %u of "

@@ -11,7 +11,11 @@
 int gm_net_stops_desc_check(const gm_net_desc *d, gm_error *err);
 bool gm_net_desc_has_stops(const gm_net_desc *d);
 
-int gm_net_stops_init(gm_net *n, const gm_net_desc *d, gm_error *err);
+/* net.c: packet h leaves the net into sink link l (which has room):
+ * latency and packet statistics, push, handle released. */
+void gm_net_push_packet(gm_net *n, uint32_t h, gm_link *l, gm_time now);
+
+int gm_net_stops_init(gm_net *n, gm_error *err);
 void gm_net_stops_free(gm_net *n);
 void gm_net_stops_tick(gm_net *n, gm_time now);
 bool gm_net_stops_busy(const gm_net *n);

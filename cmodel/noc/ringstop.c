@@ -106,7 +106,9 @@ void gm_ringstop_tick(gm_ringstop *s, const gm_ringstop_in *in)
             s->inj_taken = true;
         }
     }
-    if (arriving)
+    if (arriving && s->count == s->depth)
+        s->protocol_errors++;   /* sent without a credit: dropped, and reported */
+    else if (arriving)
         buf_push(s, arr);
     s->credit_q = freed;
 }

@@ -102,6 +102,7 @@ typedef struct gm_ringstop {
     bool credit_q;            /* credit to send upstream this cycle */
     /* result of the last tick, read by the net to pop its injection queue */
     bool inj_taken;
+    uint64_t protocol_errors; /* ring arrivals with the ring buffer full */
 } gm_ringstop;
 
 /* depth >= 2 (the bubble rule needs two credits to inject). The downstream

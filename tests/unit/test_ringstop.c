@@ -150,6 +150,11 @@ static void test_ejection_backpressure(void **state)
             assert_int_equal(o.ej_payload, 100);
     }
     assert_int_equal(s.count, depth);
+    /* An upstream that sends without a credit is caught, not absorbed. */
+    gm_ringstop_in extra = ring_in(999, GM_RINGSTOP_EJECT, 1);
+    step(&s, &extra);
+    assert_int_equal(s.protocol_errors, 1);
+    assert_int_equal(s.count, depth);
     for (uint32_t k = 0; k < depth; k++) {
         gm_ringstop_in in = {.ej_ready = 1};
         gm_ringstop_out o = step(&s, &in);
