@@ -92,7 +92,23 @@ def metrics(s):
         "reuse_lat": d.get("reuse_latency_avg"),
         "throttled": sum(d.get("throttled_epochs", []) or [0]),
         "cb_full": d.get("to_l2_cb_full", 0),
+        "hop": hop_cost(s),
     }
+
+
+def hop_cost(s):
+    """Where a request hop's core cycles go, measured: the request ring's
+    network latency per packet (every packet is one hop), and the time a
+    request spends in a ReqQ per hop by Little's law (mean occupancy per
+    node x cycles x nodes / request-ring packets). A hop is the node's link
+    into the ring (1 cycle), the ring, the link out (1), the ReqQ."""
+    d, rq = s.get("design", {}), s.get("networks", {}).get("ccn_request")
+    if not rq or not rq.get("packets_ejected") or "reqq_occupancy_avg" not in d:
+        return None
+    n, cycles = d["l1_caches"], s["summary"]["core_cycles"]
+    reqq = d["reqq_occupancy_avg"] * cycles * n / rq["packets_ejected"]
+    ring = rq["avg_packet_latency"]
+    return {"n": n, "ring": ring, "reqq": reqq, "hop": 1 + ring + 1 + reqq}
 
 
 def rel(a, b):
@@ -193,18 +209,43 @@ def write_md(path, size, wls, m, subset):
         k = "ipc_rt" if h == 1 else "hop%d" % h
         L.append("| %d | %s | %s |" % (h, pct(gavg([r[k] for r in rs])), seed_hop.get(h, "")))
     L.append("")
+    write_hop_costs(L, wls, m)
     L.append("## Why gmsim differs\n")
-    L.append("A gmsim ring hop costs at least 11 + L core cycles (the ring stops are the "
-             "router block of `gm_net`, docs/designs/ccn.md section 2) where the seed's costs "
-             "L; the reuse latency column shows what a hit costs here (seed: 42 cycles on "
-             "average), and a request that finds no sharer spends at least 15 x 12 cycles "
-             "on the ring before it goes to L2. The ideal column removes the ring: where "
-             "ideal gains and CCN-B loses, the ring's latency, not the lack of reuse, is "
-             "what separates gmsim from the seed. Runs at size %s are short: CCN-RT's first "
-             "sample (1 M thread instructions per core) may cover the whole run, so CCN-RT "
-             "equals CCN-B there.\n" % size)
+    L.append("The rings are built of ring stops (`[ccn] ring = stop`, docs/noc.md section "
+             "10): the ring itself costs L + 2 cycles per request hop (the stop's output "
+             "register, the link, the next stop's buffer), and a hop from node to node "
+             "at least L + 5 core cycles with the node's two links and its shadow-tag "
+             "lookup, where the seed counts L. The table above measures the rest: the time "
+             "requests queue in the ReqQs. A request that finds no sharer makes n hops "
+             "before it goes to L2 (the seed: n x L cycles), which is what kernels without "
+             "reuse pay. The ideal column removes the ring: where ideal gains and CCN-B "
+             "loses, the ring's latency, not the lack of reuse, is what separates gmsim "
+             "from the seed. With `ring = router` (the VC router block) a hop costs at "
+             "least 11 + L. Runs at size %s are short: CCN-RT's first sample (1 M thread "
+             "instructions per core) may cover the whole run, so CCN-RT equals CCN-B "
+             "there.\n" % size)
     with open(path, "w") as f:
         f.write("\n".join(L))
+
+
+def write_hop_costs(L, wls, m):
+    L.append("## Where a request hop's cycles go (CCN-RT, hop latency 1)\n")
+    L.append("Measured per kernel: the request ring's network latency per hop, the time a "
+             "request waits in a ReqQ per hop (Little's law on the ReqQ occupancy), the "
+             "whole hop in core cycles (+ 2 for the node's links into and out of the "
+             "ring), and a full round of the ring (n hops: what a request that finds no "
+             "sharer spends before it goes to L2), against the seed's n x L.\n")
+    L.append("| kernel | ring, cycles/hop | ReqQ, cycles/hop | hop, core cycles | "
+             "full round | seed's round |")
+    L.append("|---|---|---|---|---|---|")
+    for w in wls:
+        rt = m.get(("ccn_rt", w))
+        h = rt and rt["hop"]
+        if not h:
+            continue
+        L.append("| %s | %.1f | %.1f | %.1f | %.0f | %d |" % (
+            w, h["ring"], h["reqq"], h["hop"], h["hop"] * h["n"], h["n"]))
+    L.append("")
 
 
 def cmd_ccn(argv):

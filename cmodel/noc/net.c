@@ -1,6 +1,7 @@
 /* The general network: routers, channels and NIs from a description
  * (docs/noc.md section 9). */
 #include "noc/net.h"
+#include "noc/net_stops.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -39,7 +40,9 @@ static int init_router(gm_net *n, uint32_t k, const gm_net_desc *d, gm_error *er
         .iters = n->cfg.islip_iters,
     };
     gm_error e;
-    if (gm_router_init(&R->r, &rc, &e) != 0 ||
+    if (rd->kind == GM_NET_BLOCK_RINGSTOP)
+        R->r.cfg = rc;   /* names and port counts only: net_stops.c runs it */
+    else if (gm_router_init(&R->r, &rc, &e) != 0 ||
         gm_router_ports_init(&R->in, &R->out, &rc, &e) != 0)
         return gm_fail(err, "%s: router %s: %s", n->name, R->name, e.msg);
     R->route = malloc(n->n_sinks * sizeof *R->route);
@@ -124,11 +127,12 @@ static int init_parts(gm_net *n, const gm_net_desc *d, gm_error *err)
         in_chan += cfg->vcs * cfg->vc_depth + cfg->router_stages + ch->latency;
     }
     gm_error e;
-    for (uint32_t i = 0; i < n->n_sources; i++)
+    const bool stops = gm_net_desc_has_stops(d);   /* stops need no NIs */
+    for (uint32_t i = 0; i < n->n_sources && !stops; i++)
         if (gm_ni_inject_init(&n->inj[i], cfg->vcs, cfg->vc_depth, cfg->inject_queue,
                               n->routers[n->src_at[i].router].r.cfg.n_out, &e) != 0)
             return gm_fail(err, "%s: %s", n->name, e.msg);
-    for (uint32_t j = 0; j < n->n_sinks; j++)
+    for (uint32_t j = 0; j < n->n_sinks && !stops; j++)
         if (gm_ni_eject_init(&n->ej[j], cfg->vcs, cfg->vc_depth, cfg->eject_queue,
                              &e) != 0)
             return gm_fail(err, "%s: %s", n->name, e.msg);
@@ -140,6 +144,8 @@ static int init_parts(gm_net *n, const gm_net_desc *d, gm_error *err)
                    in_chan;
     if (gm_noc_pkts_init(&n->pkts, cap, &e) != 0)
         return gm_fail(err, "%s: %s", n->name, e.msg);
+    if (stops)
+        return gm_net_stops_init(n, err);
     return 0;
 }
 
@@ -170,6 +176,8 @@ int gm_net_init(gm_net *n, const gm_net_desc *desc, const gm_noc_cfg *cfg,
 
 void gm_net_free(gm_net *n)
 {
+    if (n->stops)
+        gm_net_stops_free(n);
     if (n->routers)
         for (uint32_t k = 0; k < n->n_routers; k++) {
             gm_net_router *R = &n->routers[k];
@@ -220,6 +228,9 @@ int gm_net_attach_twin(gm_net *n, uint32_t router, const gm_router_twin *twin,
     if (router >= n->n_routers)
         return gm_fail(err, "%s: no router %u to realize in RTL (it has %u)", n->name,
                        router, n->n_routers);
+    if (n->stops)
+        return gm_fail(err, "%s: %s is a ring stop, which has no RTL twin", n->name,
+                       n->routers[router].name);
     gm_net_router *R = &n->routers[router];
     if (!R->shadow.out) {
         R->shadow.out = calloc(R->r.cfg.n_out, sizeof *R->shadow.out);
@@ -439,6 +450,18 @@ static inline void tick_inject(gm_net *n, bool direct)
         }
 }
 
+void gm_net_push_packet(gm_net *n, uint32_t h, gm_link *l, gm_time now)
+{
+    gm_noc_pkt *p = &n->pkts.pkt[h];
+    uint64_t lat = n->st.cycles - p->t_enter;
+    n->st.lat_sum += lat;
+    if (lat > n->st.lat_max)
+        n->st.lat_max = lat;
+    n->st.packets_out++;
+    gm_link_push(l, p->req, now);
+    gm_noc_pkts_release(&n->pkts, h);
+}
+
 /* Sink j's edge: f is the flit its router presents (NULL when the router
  * is idle), cr the router input its credit drove this cycle. Then the
  * oldest complete packet goes to the link if it has room. */
@@ -455,15 +478,8 @@ static inline void tick_eject_one(gm_net *n, uint32_t j, const gm_router_flit *f
     uint32_t h;
     gm_link *l = n->ports.out ? n->ports.out[j] : 0;
     if (l && gm_ni_eject_front(ni, &h) && gm_link_can_push(l, now)) {
-        gm_noc_pkt *p = &n->pkts.pkt[h];
-        uint64_t lat = n->st.cycles - p->t_enter;
-        n->st.lat_sum += lat;
-        if (lat > n->st.lat_max)
-            n->st.lat_max = lat;
-        n->st.packets_out++;
-        gm_link_push(l, p->req, now);
+        gm_net_push_packet(n, h, l, now);
         gm_ni_eject_pop(ni);
-        gm_noc_pkts_release(&n->pkts, h);
     }
     set_busy(n->ej_busy, j, !gm_ni_eject_idle(ni));
 }
@@ -595,6 +611,10 @@ static void tick_general(gm_net *n, gm_time now)
 void gm_net_tick(gm_net *n, gm_time now)
 {
     n->st.cycles++;
+    if (n->stops) {
+        gm_net_stops_tick(n, now);
+        return;
+    }
     if (n->direct)
         tick_direct(n, now);
     else
@@ -604,6 +624,8 @@ void gm_net_tick(gm_net *n, gm_time now)
 
 bool gm_net_busy(const gm_net *n)
 {
+    if (n->stops)
+        return gm_net_stops_busy(n);
     if (n->pkts.live)
         return true;
     for (uint32_t k = 0; k < n->n_routers; k++)
@@ -681,6 +703,8 @@ int gm_net_check_drained(const gm_net *n, gm_error *err)
                            n->name, c, n->routers[ch->from].name, ch->out_port,
                            n->routers[ch->to].name, ch->in_port, ch->in_flight);
     }
+    if (n->stops)
+        return gm_net_stops_check_drained(n, err);
     for (uint32_t k = 0; k < n->n_routers; k++)
         if (gm_router_check_drained(&n->routers[k].r, &e) != 0) {
             if (n->n_routers == 1)
@@ -788,7 +812,9 @@ bool gm_net_find_req(const gm_net *n, const gm_req *r, char *buf, size_t len)
         if (in->q[(in->q_head + k) % in->q_cap].handle == h)
             where_add(&w, "; inject NI %u queue[%u], %u flits sent", p->src, k,
                       k == 0 ? in->sent : 0);
-    for (uint32_t k = 0; k < n->n_routers; k++) {
+    if (n->stops)
+        w.used = gm_net_stops_find(n, h, buf, len, w.used);
+    for (uint32_t k = 0; k < n->n_routers && !n->stops; k++) {
         char label[GM_NET_NAME + 1] = "";
         if (n->n_routers > 1)
             snprintf(label, sizeof label, "%s ", n->routers[k].name);

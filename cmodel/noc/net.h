@@ -28,6 +28,7 @@
 
 #include "config/config.h"
 #include "noc/ni.h"
+#include "noc/ringstop.h"
 #include "noc/router.h"
 #include "sim/clock.h"
 #include "sim/error.h"
@@ -47,9 +48,20 @@ typedef struct gm_net_port {
     uint32_t port;
 } gm_net_port;
 
+/* The block at a node. A net is all routers or all ring stops. A ring
+ * stop (noc/ringstop.h) is 2 x 2: input and output 0 are its source and
+ * sink, input and output 1 the ring; one stop alone is 1 x 1. Its channels
+ * have latency >= 1, its source and sink need no NI, and the net's
+ * vc_depth is its ring buffer depth in packets (docs/noc.md section 10). */
+typedef enum gm_net_block {
+    GM_NET_BLOCK_ROUTER = 0,
+    GM_NET_BLOCK_RINGSTOP,
+} gm_net_block;
+
 typedef struct gm_net_router_desc {
     char name[GM_NET_NAME];  /* instance name ("noc1-request-3"), unique */
     uint32_t n_in, n_out;
+    uint32_t kind;           /* gm_net_block; zeroed descriptions are routers */
 } gm_net_router_desc;
 
 /* Flits go from `from` (an output port) to `to` (an input port) and arrive
@@ -112,6 +124,8 @@ typedef enum gm_net_ring_dir {
 } gm_net_ring_dir;
 int gm_net_desc_ring(gm_net_desc *d, const char *name, uint32_t nodes,
                      gm_net_ring_dir dir, uint32_t latency, gm_error *err);
+/* Makes every node of a description a ring stop (after gm_net_desc_ring). */
+void gm_net_desc_use_ring_stops(gm_net_desc *d);
 
 /* Two-level crossbar: n_first first-level routers "<name>-l1-<g>" of
  * src_per_first x n_second hold the sources (source i on router
@@ -207,6 +221,14 @@ typedef struct gm_net_chan {
     uint32_t in_flight;       /* valid flits plus credits in the slots */
 } gm_net_chan;
 
+/* A ring stop instance with the ports it is driven with this cycle. */
+typedef struct gm_net_stop {
+    gm_ringstop s;
+    gm_ringstop_in in;
+    gm_ringstop_out out;
+    uint32_t src, sink;       /* source and sink on the stop, or UINT32_MAX */
+} gm_net_stop;
+
 typedef struct gm_net {
     char name[GM_NET_NAME];
     uint32_t n_routers, n_channels, n_sources, n_sinks;
@@ -227,6 +249,9 @@ typedef struct gm_net {
     uint64_t *inj_busy;       /* [words(n_sources)] injection NIs not idle */
     uint64_t *ej_busy;        /* [words(n_sinks)] ejection NIs not idle */
     bool direct;              /* one router, source i on input i, sink j on output j */
+    gm_net_stop *stops;       /* [n_routers] when the blocks are ring stops (the
+                                 routers then hold only names and port counts,
+                                 and there are no NIs), else NULL */
     gm_net_stats st;
     char fault[160];          /* first misuse seen (bad sink, twin divergence), or "" */
 } gm_net;
@@ -252,8 +277,8 @@ bool gm_net_busy(const gm_net *n);
 void gm_net_skip_idle(gm_net *n, uint64_t edges);
 
 /* Realizes router instance `router` by `twin` from now on (see
- * gm_router_twin); the C router runs in shadow. Returns -1 for a bad index
- * or when out of memory. */
+ * gm_router_twin); the C router runs in shadow. Returns -1 for a bad index,
+ * a ring stop (it has no twin) or when out of memory. */
 int gm_net_attach_twin(gm_net *n, uint32_t router, const gm_router_twin *twin,
                        gm_error *err);
 
@@ -271,6 +296,10 @@ static inline void gm_net_router_ports(const gm_net *n, uint32_t k,
 {
     *n_in = n->routers[k].r.cfg.n_in;
     *n_out = n->routers[k].r.cfg.n_out;
+}
+static inline bool gm_net_router_is_stop(const gm_net *n, uint32_t k)
+{
+    return n->stops != NULL && k < n->n_routers;
 }
 static inline const gm_router_cfg *gm_net_router_cfg(const gm_net *n, uint32_t k)
 {

@@ -1,6 +1,7 @@
 /* Network descriptions: checking them, minimal-hop routing, and the
  * builders of the topologies the designs use (docs/noc.md 9.1). */
 #include "noc/net.h"
+#include "noc/net_stops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +233,8 @@ int gm_net_desc_check(const gm_net_desc *d, gm_error *err)
     if (rc == 0)
         rc = check_routes(d, &m, err);
     port_map_free(&m);
+    if (rc == 0 && gm_net_desc_has_stops(d))
+        rc = gm_net_stops_desc_check(d, err);
     return rc;
 }
 
@@ -338,6 +341,12 @@ int gm_net_desc_ring(gm_net_desc *d, const char *name, uint32_t nodes,
             d->route[(size_t)k * nodes + j] = j == k ? 0 : 1;
     }
     return 0;
+}
+
+void gm_net_desc_use_ring_stops(gm_net_desc *d)
+{
+    for (uint32_t k = 0; k < d->n_routers; k++)
+        d->routers[k].kind = GM_NET_BLOCK_RINGSTOP;
 }
 
 int gm_net_desc_hier_xbar(gm_net_desc *d, const char *name, uint32_t n_first,

@@ -3,13 +3,15 @@
 # C blocks in shadow) must match the C blocks every cycle and give
 # statistics byte-identical to the pure-C run. The statistics JSON holds
 # no host timings (docs/stats.md), so the whole file is compared.
-# Args: gmsim gmsim-cosim SRCDIR CONFIG WORKLOAD PATTERN INSTANCES (size
-# tiny; INSTANCES: how many instances PATTERN must put in RTL).
+# Args: gmsim gmsim-cosim SRCDIR CONFIG WORKLOAD PATTERN INSTANCES [KEY=V]
+# (size tiny; INSTANCES: how many instances PATTERN must put in RTL; KEY=V:
+# one -o override for both runs).
 set -eu
-GMSIM=$1 COSIM=$2 SRC=$3 CONFIG=$4 WORKLOAD=$5 PATTERN=$6 INSTANCES=$7
+GMSIM=$1 COSIM=$2 SRC=$3 CONFIG=$4 WORKLOAD=$5 PATTERN=$6 INSTANCES=$7 OVERRIDE=${8:-}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 cd "$T"
 run="run --config $SRC/configs/$CONFIG.ini --workload $WORKLOAD --size tiny --quiet"
+[ -z "$OVERRIDE" ] || run="$run -o $OVERRIDE"
 "$GMSIM" $run --stats c.json
 "$COSIM" $run --stats rtl.json --rtl "$PATTERN" 2> log ||
     { cat log; echo "FAIL: $CONFIG $WORKLOAD --rtl $PATTERN: co-simulation failed"; exit 1; }

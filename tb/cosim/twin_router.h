@@ -79,6 +79,7 @@ struct RouterTwin {
         for (uint32_t i = 0; i < gm_system_net_count(sys); i++) {
             gm_net_ref r = gm_system_net_at(sys, i);
             for (uint32_t rk = 0; rk < gm_net_router_count(r.net); rk++) {
+                if (gm_net_router_is_stop(r.net, rk)) continue;  // no RTL twin
                 const char* name = gm_net_router_name(r.net, rk);
                 bool hit = pattern_item(pattern, [&](const std::string& item) {
                     return item == "all" || item == r.network ||

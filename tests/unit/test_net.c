@@ -789,8 +789,8 @@ static void line_desc(gm_net_desc *d)
 {
     gm_error err;
     assert_int_equal(gm_net_desc_alloc(d, "line", 2, 1, 2, 2, &err), 0);
-    d->routers[0] = (gm_net_router_desc){"A", 2, 1};
-    d->routers[1] = (gm_net_router_desc){"B", 1, 2};
+    d->routers[0] = (gm_net_router_desc){"A", 2, 1, GM_NET_BLOCK_ROUTER};
+    d->routers[1] = (gm_net_router_desc){"B", 1, 2, GM_NET_BLOCK_ROUTER};
     d->channels[0] = (gm_net_channel_desc){{0, 0}, {1, 0}, 1};
     d->sources[0] = (gm_net_port){0, 0};
     d->sources[1] = (gm_net_port){0, 1};

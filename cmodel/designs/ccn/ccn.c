@@ -450,19 +450,37 @@ static void tick_reply_net(void *ctx, gm_time now)
 
 /* The rings' routers: one VC, single-stage, sized for one packet; the
  * request channel carries a tag and core id (one 4 B flit), the response
- * channel 32 B flits (a line is four) with the core id on side wires. */
-static gm_noc_cfg ring_cfg(const gm_noc_cfg *noc, bool request, uint32_t eject)
+ * channel 32 B flits (a line is four) with the core id on side wires.
+ * Ring stops take vc_depth as their ring buffer in packets: 2 L + 2 covers
+ * a credit's round trip, so a link can carry a packet every cycle. */
+static gm_noc_cfg ring_cfg(const gm_noc_cfg *noc, bool request, uint32_t eject,
+                           const gm_ccn_cfg *k)
 {
     gm_noc_cfg c = *noc;
     c.flit_bytes = request ? 4 : 32;
     c.header_bytes = request ? 4 : 0;
     c.vcs = 1;
     c.vc_depth = request ? 2 : 4;
+    if (k->ring == GM_CCN_RING_STOP)
+        c.vc_depth = k->stop_depth ? k->stop_depth : 2 * k->hop_latency + 2;
     c.router_stages = 1;
     c.islip_iters = 1;
     c.inject_queue = 2;
     c.eject_queue = eject;
     return c;
+}
+
+static int init_ring(gm_net *net, const char *name, gm_net_ring_dir dir,
+                     const gm_noc_cfg *cfg, ccn *d, gm_error *err)
+{
+    gm_net_desc desc;
+    if (gm_net_desc_ring(&desc, name, d->n, dir, d->cfg.hop_latency, err))
+        return -1;
+    if (d->cfg.ring == GM_CCN_RING_STOP)
+        gm_net_desc_use_ring_stops(&desc);
+    int rc = gm_net_init(net, &desc, cfg, ring_dest, d, err);
+    gm_net_desc_free(&desc);
+    return rc;
 }
 
 static int build_rings(gm_system *s, ccn *d, gm_error *err)
@@ -483,19 +501,10 @@ static int build_rings(gm_system *s, ccn *d, gm_error *err)
         d->ring_ptrs[2 * n + k] = &d->rs_in[k];
         d->ring_ptrs[3 * n + k] = &d->rs_out[k];
     }
-    gm_net_desc desc;
-    gm_noc_cfg rq = ring_cfg(&s->cfg.noc, true, d->cfg.reqq_entries);
-    gm_noc_cfg rs = ring_cfg(&s->cfg.noc, false, d->cfg.respq_entries);
-    if (gm_net_desc_ring(&desc, "ccn-request", n, GM_NET_RING_UP, d->cfg.hop_latency, err))
-        return -1;
-    int rc = gm_net_init(&d->rq_net, &desc, &rq, ring_dest, d, err);
-    gm_net_desc_free(&desc);
-    if (rc || gm_net_desc_ring(&desc, "ccn-response", n, GM_NET_RING_DOWN,
-                               d->cfg.hop_latency, err))
-        return -1;
-    rc = gm_net_init(&d->rs_net, &desc, &rs, ring_dest, d, err);
-    gm_net_desc_free(&desc);
-    if (rc)
+    gm_noc_cfg rq = ring_cfg(&s->cfg.noc, true, d->cfg.reqq_entries, &d->cfg);
+    gm_noc_cfg rs = ring_cfg(&s->cfg.noc, false, d->cfg.respq_entries, &d->cfg);
+    if (init_ring(&d->rq_net, "ccn-request", GM_NET_RING_UP, &rq, d, err) ||
+        init_ring(&d->rs_net, "ccn-response", GM_NET_RING_DOWN, &rs, d, err))
         return -1;
     gm_net_connect(&d->rq_net, (gm_net_ports){d->ring_ptrs, d->ring_ptrs + n});
     gm_net_connect(&d->rs_net, (gm_net_ports){d->ring_ptrs + 2 * n, d->ring_ptrs + 3 * n});

@@ -18,7 +18,7 @@ extern const gm_design_ops gm_ccn_design;
 
 /* The [ccn] section (ccn_config.c). */
 extern const gm_config_section gm_ccn_section;
-#define GM_CCN_NKEYS 12
+#define GM_CCN_NKEYS 14
 extern const gm_config_key gm_ccn_keys[GM_CCN_NKEYS];
 int gm_ccn_validate(const gm_config *c, gm_error *err);
 

@@ -14,6 +14,12 @@ typedef enum gm_ccn_variant {
     GM_CCN_OFF = 3,    /* the ring is built but every miss goes to L2 (the baseline) */
 } gm_ccn_variant;
 
+/* What the rings are built of (docs/designs/ccn.md section 2). */
+typedef enum gm_ccn_ring {
+    GM_CCN_RING_STOP = 0,    /* ring stops: a hop is L + 1 cycles, as the seed's */
+    GM_CCN_RING_ROUTER = 1,  /* the VC router block: a hop is at least 11 + L */
+} gm_ccn_ring;
+
 typedef struct gm_ccn_cfg {
     uint32_t variant;        /* gm_ccn_variant */
     uint32_t hop_latency;    /* ring channel latency, core cycles (seed: 1..5) */
@@ -29,6 +35,8 @@ typedef struct gm_ccn_cfg {
     uint32_t steal_cycles;   /* L1 data-array cycles a remote hit takes (seed: one) */
     uint32_t check_every;    /* shadow == L1 tags checked every this many core cycles;
                                 0: never */
+    uint32_t ring;           /* gm_ccn_ring */
+    uint32_t stop_depth;     /* ring stop buffer, packets; 0: 2 hop_latency + 2 */
 } gm_ccn_cfg;
 
 #endif

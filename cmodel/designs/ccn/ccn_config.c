@@ -3,11 +3,14 @@
 #include "designs/ccn/ccn.h"
 
 #include "designs/ccn/ccn_shadow.h"
+#include "noc/ringstop.h"
 
 #define AS GM_SRC_ASSUMED
 
 /* gm_ccn_variant order */
 static const char *const variant_names[] = { "ccn_b", "ccn_rt", "ideal", "off", NULL };
+/* gm_ccn_ring order */
+static const char *const ring_names[] = { "stop", "router", NULL };
 
 const gm_config_section gm_ccn_section = {
     "ccn", "CCN (`[design] kind = ccn`): private L1Ds joined by a request ring and a "
@@ -53,6 +56,15 @@ const gm_config_key gm_ccn_keys[GM_CCN_NKEYS] = {
     GM_CFG_U32("ccn", ccn.check_every, "check_every", 64, 0, 1u << 30, AS, "core cycles",
                "Shadow tags compared with their L1's tags every this many cycles (1: every "
                "cycle; 0: never); a difference stops the run."),
+    GM_CFG_ENUM("ccn", ccn.ring, "ring", GM_CCN_RING_STOP, ring_names, AS,
+                "What the two rings are built of: stop (ring stops, noc/ringstop.h: a hop "
+                "costs hop_latency + 1 cycles, the seed's bare ring) or router (the VC "
+                "router block of the crossbars: a hop costs at least 11 + hop_latency; "
+                "its routers can run in RTL)."),
+    GM_CFG_U32("ccn", ccn.stop_depth, "stop_depth", 0, 0, GM_RINGSTOP_MAX_DEPTH, AS,
+               "packets", "With ring = stop: each stop's ring buffer (the credits of "
+               "its upstream stop); 0: 2 hop_latency + 2, a credit's round trip, so a "
+               "link can carry a packet every cycle; else at least 2 (the bubble rule)."),
 };
 
 int gm_ccn_validate(const gm_config *c, gm_error *err)
@@ -61,6 +73,9 @@ int gm_ccn_validate(const gm_config *c, gm_error *err)
     if (k->rt_period < k->rt_sample)
         return gm_fail(err, "[ccn] rt_period = %u must be at least rt_sample = %u",
                        k->rt_period, k->rt_sample);
+    if (k->stop_depth == 1)
+        return gm_fail(err, "[ccn] stop_depth = 1: a ring stop needs 0 (automatic) or at "
+                            "least 2 (a local packet enters only with two credits)");
     if (c->l1.sectored)
         return gm_fail(err, "[l1] sectored = 1 is not supported by kind = ccn (a remote "
                             "L1 answers with whole lines)");
