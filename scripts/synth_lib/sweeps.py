@@ -87,6 +87,60 @@ def selftest_points(large):
              "large": d > 32, "note": ""} for d in depths]
 
 
+# The ATA aggregated tag array (rtl/gm_ata_tags.sv) at the seed's L1
+# geometry: 64 KB, 128 B lines, so 8 sets at 64 ways; a 22-bit tag (a
+# 32-bit address less 7 offset and 3 set bits), 4 sector bits, one request
+# port per core of the cluster ([ata] tag_ports = 0 in configs/ata). N
+# arrays (= ports) at 4 ways, then the ways at the seed's N = 10. Kept
+# hierarchical: every bank, tag selector, comparator group and update unit
+# is one module synthesized once (flat, the seed's size takes hours).
+ATA_TOP = "gm_ata_tags"
+ATA_ARRAYS = [2, 4, 8, 10, 16]
+ATA_WAYS = [8, 16, 32, 64]
+
+
+def ata_params(n, ways):
+    return [("NumArrays", n), ("NumSets", 8), ("NumWays", ways), ("TagWidth", 22),
+            ("NumPorts", n), ("NumSectors", 4)]
+
+
+def ata_points(large):
+    pts = [(n, 4) for n in ATA_ARRAYS] + [(10, w) for w in ATA_WAYS]
+    return [{"label": "N%d W%d" % (n, w), "params": ata_params(n, w), "x": n * n * w,
+             "large": False, "note": "the seed's cluster" if (n, w) == (10, 64) else ""}
+            for n, w in pts]
+
+
+# What each module of the hierarchical tag array is (docs/results/area-timing.md
+# section 1c). The two one-hot multiplexers differ by instance count: the
+# tag selectors are NumPorts x NumArrays, the update-side selectors one per array.
+def ata_part(module, count, params):
+    names = {"gm_ata_bank": "banks (one set each)", "gm_ata_match": "comparator groups",
+             "gm_ata_update": "update units", "gm_ata_tags": "top (request and eviction "
+             "registers, set decoders)"}
+    if module == "gm_onehot_mux":
+        n, p = int(params["NumArrays"]), int(params["NumPorts"])
+        return "tag selectors" if count == n * p and p > 1 else "update-side selectors"
+    return names.get(module, module)
+
+
+def ata_breakdown(results):
+    """Markdown: per point, the area of each kind of part and its share."""
+    out = ["Area by part (hierarchical: own area of a module x its instances):", "",
+           "| point | part | instances | area each (um^2) | flip-flops | area (um^2) | share |",
+           "|---|---|---|---|---|---|---|"]
+    for r in results:
+        total = r["area_um2"]
+        for m in sorted(r.get("modules", {}).values(),
+                        key=lambda m: -m["own_area_um2"] * m["count"]):
+            a = m["own_area_um2"] * m["count"]
+            out.append("| %s | %s | %d | %s | %s | %s | %.1f%% |" % (
+                r["label"], ata_part(m["module"], m["count"], r["params"]), m["count"],
+                runner.fmt_num(m["own_area_um2"]), runner.fmt_num(m["own_flip_flops"] * m["count"]),
+                runner.fmt_num(a), 100.0 * a / total))
+    return "\n".join(out)
+
+
 SWEEPS = {
     # The router sweep keeps the hierarchy: flat synthesis takes 2-2.5x
     # longer already at 8x4 and 10x8, and the gap grows with size
@@ -97,6 +151,8 @@ SWEEPS = {
                "title": "DC-L1 node queues"},
     "xbar-selftest": {"top": XBAR_TOP, "points": xbar_points, "xlabel": "ports (N + M)",
                       "title": "self-test crossbar st_xbar (32 bit, no buffers): fmax and area vs port count"},
+    "ata": {"top": ATA_TOP, "points": ata_points, "xlabel": "arrays^2 x ways", "hier": True,
+            "title": "gm_ata_tags (8 sets, 22-bit tags, one port per array): fmax and area"},
     "selftest": {"top": "st_fifo", "points": selftest_points, "xlabel": "FIFO depth",
                  "title": "self-test FIFO (32 bit): fmax and area vs depth"},
 }
@@ -183,6 +239,9 @@ def sweep_markdown(name, results):
     if name in ("router", "xbar-selftest") and results:
         lines.append("")
         lines.append(fig13b_comparison(results))
+    if name == "ata" and any(r.get("modules") for r in results):
+        lines.append("")
+        lines.append(ata_breakdown(results))
     return "\n".join(lines) + "\n"
 
 
