@@ -141,6 +141,53 @@ def ata_breakdown(results):
     return "\n".join(out)
 
 
+def ata_modules(n, ways):
+    """The five distinct modules of gm_ata_tags at N arrays (= ports), 8 sets,
+    W ways, 22-bit tags, 4 sectors, as the hierarchy instantiates them:
+    (part, instances, top, params)."""
+    ent = 22 + 1 + 4
+    age_w = max(1, (ways - 1).bit_length())
+    tags = [("TagWidth", 22), ("NumSectors", 4)]
+    return [("banks (one set each)", n * 8, "gm_ata_bank", [("NumWays", ways), ("EntW", ent)]),
+            ("tag selectors", n * n, "gm_onehot_mux", [("N", 8), ("Width", ways * ent)]),
+            ("comparator groups", n * n, "gm_ata_match", [("NumWays", ways)] + tags),
+            ("update-side selectors", n, "gm_onehot_mux", [("N", 8), ("Width", ways * (ent + age_w))]),
+            ("update units", n, "gm_ata_update", [("NumWays", ways)] + tags)]
+
+
+def ata_composed(results, synth, n=10):
+    """Markdown: N arrays at every ways point composed from its modules, each
+    synthesized alone (synth(top, params) -> result): areas and flip-flops
+    summed over the instances plus the top level's own cells (from a
+    hierarchical run at N, where they do not depend on the ways), the update
+    path summed (update-side selector, update unit, bank). Beside it the
+    hierarchical run where one finished (docs/results/area-timing.md 1c)."""
+    at_n = [r for r in results if int(r["params"]["NumArrays"]) == n and r.get("modules")]
+    tops = [m for r in at_n for m in r["modules"].values() if m["module"] == ATA_TOP]
+    if not tops:
+        return "(no hierarchical run at N = %d: nothing to compose)\n" % n
+    top = tops[0]
+    hier = {int(r["params"]["NumWays"]): r for r in at_n}
+    out = ["Composed from the modules synthesized alone, N = %d:" % n, "",
+           "| ways | cells | flip-flops | area (um^2) | tag selectors' share | update path, summed (ns) "
+           "| hierarchical area (um^2) | hierarchical critical path (ns) |",
+           "|---|---|---|---|---|---|---|---|"]
+    for w in [4] + ATA_WAYS:
+        parts = [(part, k, synth(t, p)) for part, k, t, p in ata_modules(n, w)]
+        area = sum(k * r["area_um2"] for _, k, r in parts) + top["own_area_um2"]
+        flops = sum(k * r["flip_flops"] for _, k, r in parts) + top["own_flip_flops"]
+        cells = sum(k * r["cells"] for _, k, r in parts) + top["own_cells"]
+        sel = sum(k * r["area_um2"] for part, k, r in parts if part == "tag selectors")
+        path = sum(r["critical_path_ns"] for part, _, r in parts
+                   if part in ("update-side selectors", "update units", "banks (one set each)"))
+        h = hier.get(w)
+        out.append("| %d | %s | %s | %s | %.1f%% | %.3f | %s | %s |" % (
+            w, runner.fmt_num(cells), runner.fmt_num(flops), runner.fmt_num(area),
+            100.0 * sel / area, path, runner.fmt_num(h["area_um2"]) if h else "-",
+            runner.fmt_num(h["critical_path_ns"], 3) if h else "-"))
+    return "\n".join(out) + "\n"
+
+
 SWEEPS = {
     # The router sweep keeps the hierarchy: flat synthesis takes 2-2.5x
     # longer already at 8x4 and 10x8, and the gap grows with size
@@ -190,6 +237,15 @@ def run_sweep(name, out_dir, large=False, only=None, jobs=1, clock_ns=10.0,
     base = os.path.join(out_dir, "%s-sweep%s" % (name, "" if hier == sw.get("hier", False) else
                                                   ("-hier" if hier else "-flat")))
     md = sweep_markdown(name, results)
+    if name == "ata" and results:
+        def synth(top, params):
+            return runner.synthesize(top, params, clock_ns=clock_ns, liberty=liberty,
+                                     abc_delay_ps=abc_delay_ps, timeout=timeout, cache=cache,
+                                     log=log)
+        try:
+            md += "\n" + ata_composed(results, synth)
+        except flow.FlowError as e:
+            md += "\nComposition failed: %s\n" % e
     for r in failed:
         md += "\nFAILED %s: %s\n" % (r["label"], r["error"].replace("\n", " / "))
     with open(base + ".md", "w") as f:
