@@ -27,10 +27,19 @@
 // way w ages by one every way younger than w and makes w age 0: exact LRU,
 // the same order as the C tag array's use stamps.
 //
+// Hierarchy (so that synthesis maps each kind of part once and sums the
+// instances, docs/results/area-timing.md section 1c): NumArrays x NumSets
+// banks (gm_ata_bank, one set each), NumPorts x NumArrays tag selectors
+// (gm_onehot_mux) each feeding one comparator group (gm_ata_match), and
+// per array an update-side selector (gm_onehot_mux over the sets' ways and
+// ages) feeding the array's update unit (gm_ata_update), whose decision the
+// addressed bank applies.
+//
 // Mutation (verification only, docs/verification.md section 7): 1 feeds
 // every port's tag selectors with port 0's set index; 2 drops the sector
-// check of the comparators; 3 fills the most recently used way instead of
-// the least recently used one. The lockstep must catch each.
+// check of the comparators (gm_ata_match); 3 fills the most recently used
+// way instead of the least recently used one (gm_ata_update). The lockstep
+// must catch each.
 `include "gm_defs.svh"
 
 module gm_ata_tags #(
@@ -63,19 +72,14 @@ module gm_ata_tags #(
   output logic [NumArrays*TagWidth-1:0]    evict_tag_o
 );
 
-  localparam logic [1:0] OpTouch = 2'd0;
-  localparam logic [1:0] OpFill = 2'd1;
-  localparam logic [1:0] OpInval = 2'd2;
-
   // One way: {sector-valid, tag-valid, tag}.
   localparam int EntW = NumSectors + 1 + TagWidth;
   localparam int SetBits = NumWays * EntW;
   localparam int ArrBits = NumSets * SetBits;
-  localparam int NumLines = NumArrays * NumSets * NumWays;
+  // One set as the update side reads it: {ages, ways}.
+  localparam int SetStateW = NumWays * AgeW + SetBits;
 
-  // ---- state ----------------------------------------------------------------------
-  logic [NumArrays*ArrBits-1:0]      ent_q, ent_d;
-  logic [NumLines*AgeW-1:0]          age_q, age_d;
+  // ---- registered requests and evictions --------------------------------------------
   logic [NumPorts-1:0]               rv_q;
   logic [NumPorts*SetW-1:0]          rset_q;
   logic [NumPorts*TagWidth-1:0]      rtag_q;
@@ -83,18 +87,8 @@ module gm_ata_tags #(
   logic [NumArrays-1:0]              ev_valid_q, ev_valid_d;
   logic [NumArrays*TagWidth-1:0]     ev_tag_q, ev_tag_d;
 
-  // Reset ages: way w of every set has age w.
-  function automatic logic [NumLines*AgeW-1:0] reset_ages();
-    reset_ages = '0;
-    for (int l = 0; l < NumLines; l++) begin
-      reset_ages[l*AgeW +: AgeW] = AgeW'(l % NumWays);
-    end
-  endfunction
-
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      ent_q <= '0;
-      age_q <= reset_ages();
       rv_q <= '0;
       rset_q <= '0;
       rtag_q <= '0;
@@ -102,8 +96,6 @@ module gm_ata_tags #(
       ev_valid_q <= '0;
       ev_tag_q <= '0;
     end else begin
-      ent_q <= ent_d;
-      age_q <= age_d;
       rv_q <= req_valid_i;
       rset_q <= req_set_i;
       rtag_q <= req_tag_i;
@@ -113,19 +105,88 @@ module gm_ata_tags #(
     end
   end
 
+  // One-hot set select: all zero for an index >= NumSets.
+  function automatic logic [NumSets-1:0] decode_set(input logic [SetW-1:0] set);
+    decode_set = '0;
+    for (int s = 0; s < NumSets; s++) begin
+      decode_set[s] = (set == SetW'(s));
+    end
+  endfunction
+
+  // ---- the banks, and the updates ----------------------------------------------------
+  // ent_all: every array's sets as the tag selectors read them (array n,
+  // set s at [n*ArrBits + s*SetBits]); state_all: per array, per set, the
+  // {ages, ways} the update-side selector reads.
+  logic [NumArrays*ArrBits-1:0]            ent_all;
+  logic [NumArrays*NumSets*SetStateW-1:0]  state_all;
+
+  for (genvar n = 0; n < NumArrays; n++) begin : g_arr
+    logic [NumSets-1:0] upd_oh;
+    logic [SetStateW-1:0] set_state;
+    logic [AgeW-1:0] way, touched_age;
+    logic [EntW-1:0] ent;
+    logic touch;
+
+    assign upd_oh = decode_set(upd_set_i[n*SetW +: SetW]);
+
+    // the update side's own selector: the addressed set's ages and ways
+    gm_onehot_mux #(
+      .N    (NumSets),
+      .Width(SetStateW)
+    ) u_upd_sel (
+      .sel_i (upd_oh),
+      .data_i(state_all[n*NumSets*SetStateW +: NumSets*SetStateW]),
+      .data_o(set_state)
+    );
+
+    gm_ata_update #(
+      .NumWays   (NumWays),
+      .TagWidth  (TagWidth),
+      .NumSectors(NumSectors),
+      .Mutation  (Mutation)
+    ) u_update (
+      .valid_i      (upd_valid_i[n]),
+      .op_i         (upd_op_i[n*2 +: 2]),
+      .tag_i        (upd_tag_i[n*TagWidth +: TagWidth]),
+      .sectors_i    (upd_sectors_i[n*NumSectors +: NumSectors]),
+      .ways_i       (set_state[0 +: SetBits]),
+      .ages_i       (set_state[SetBits +: NumWays*AgeW]),
+      .way_o        (way),
+      .ent_o        (ent),
+      .touch_o      (touch),
+      .touched_age_o(touched_age),
+      .evict_valid_o(ev_valid_d[n]),
+      .evict_tag_o  (ev_tag_d[n*TagWidth +: TagWidth])
+    );
+
+    for (genvar s = 0; s < NumSets; s++) begin : g_set
+      logic [SetBits-1:0] ways;
+      logic [NumWays*AgeW-1:0] ages;
+      gm_ata_bank #(
+        .NumWays(NumWays),
+        .EntW   (EntW)
+      ) u_bank (
+        .clk_i        (clk_i),
+        .rst_ni       (rst_ni),
+        .we_i         (upd_valid_i[n] && upd_oh[s]),
+        .way_i        (way),
+        .ent_i        (ent),
+        .touch_i      (touch),
+        .touched_age_i(touched_age),
+        .ent_o        (ways),
+        .age_o        (ages)
+      );
+      assign ent_all[n*ArrBits + s*SetBits +: SetBits] = ways;
+      assign state_all[(n*NumSets + s)*SetStateW +: SetStateW] = {ages, ways};
+    end
+  end
+
   // ---- lookups: tag selectors and comparators ---------------------------------------
   logic [NumPorts*NumArrays-1:0] hit;
 
   for (genvar p = 0; p < NumPorts; p++) begin : g_port
-    logic [SetW-1:0] set_sel;
     logic [NumSets-1:0] set_oh;
-    assign set_sel = (Mutation == 1) ? rset_q[0 +: SetW] : rset_q[p*SetW +: SetW];
-    always_comb begin
-      set_oh = '0;
-      for (int s = 0; s < NumSets; s++) begin
-        set_oh[s] = (set_sel == SetW'(s));
-      end
-    end
+    assign set_oh = decode_set((Mutation == 1) ? rset_q[0 +: SetW] : rset_q[p*SetW +: SetW]);
     for (genvar n = 0; n < NumArrays; n++) begin : g_arr
       logic [SetBits-1:0] ways;
       // the tag selector of array n for port p
@@ -134,26 +195,20 @@ module gm_ata_tags #(
         .Width(SetBits)
       ) u_tag_sel (
         .sel_i (set_oh),
-        .data_i(ent_q[n*ArrBits +: ArrBits]),
+        .data_i(ent_all[n*ArrBits +: ArrBits]),
         .data_o(ways)
       );
-      always_comb begin
-        logic [TagWidth-1:0] tag;
-        logic [NumSectors-1:0] need, sec;
-        logic used, m;
-        need = rsec_q[p*NumSectors +: NumSectors];
-        m = 1'b0;
-        for (int w = 0; w < NumWays; w++) begin
-          tag = ways[w*EntW +: TagWidth];
-          used = ways[w*EntW + TagWidth];
-          sec = ways[w*EntW + TagWidth + 1 +: NumSectors];
-          if (used && tag == rtag_q[p*TagWidth +: TagWidth] &&
-              ((Mutation == 2) || (sec & need) == need)) begin
-            m = 1'b1;
-          end
-        end
-        hit[p*NumArrays + n] = m;
-      end
+      gm_ata_match #(
+        .NumWays   (NumWays),
+        .TagWidth  (TagWidth),
+        .NumSectors(NumSectors),
+        .Mutation  (Mutation)
+      ) u_match (
+        .ways_i(ways),
+        .tag_i (rtag_q[p*TagWidth +: TagWidth]),
+        .need_i(rsec_q[p*NumSectors +: NumSectors]),
+        .hit_o (hit[p*NumArrays + n])
+      );
     end
   end
 
@@ -165,132 +220,6 @@ module gm_ata_tags #(
       hit_vec_o[p*NumArrays +: NumArrays] = hit[p*NumArrays +: NumArrays] &
                                             {NumArrays{rv_q[p]}};
     end
-  end
-
-  // ---- updates ----------------------------------------------------------------------
-  localparam int WayW = `GM_SAFE_CLOG2(NumWays);
-
-  for (genvar n = 0; n < NumArrays; n++) begin : g_upd
-    logic [SetW-1:0] set;
-    logic [TagWidth-1:0] utag;
-    logic [NumSectors-1:0] usec;
-    logic [1:0] op;
-    logic [AgeW-1:0] age_lru_want;
-    logic [SetBits-1:0] ways;               // the entries of the addressed set
-    logic [NumWays*AgeW-1:0] ages;          // and their ages
-    logic [NumWays-1:0] match, free;
-    logic any_match, any_free, touch;
-    logic [WayW-1:0] target;
-    logic [EntW-1:0] e;
-    logic [AgeW-1:0] touched_age;
-    logic [ArrBits-1:0] arr_d;
-    logic [NumSets*NumWays*AgeW-1:0] age_arr_d;
-    assign set = upd_set_i[n*SetW +: SetW];
-    assign utag = upd_tag_i[n*TagWidth +: TagWidth];
-    assign usec = upd_sectors_i[n*NumSectors +: NumSectors];
-    assign op = upd_op_i[n*2 +: 2];
-    assign age_lru_want = (Mutation == 3) ? '0 : AgeW'(NumWays - 1);
-
-    // the addressed set's ways and ages (the update side's own selectors)
-    always_comb begin
-      ways = '0;
-      ages = '0;
-      for (int s = 0; s < NumSets; s++) begin
-        if (set == SetW'(s)) begin
-          ways = ent_q[n*ArrBits + s*SetBits +: SetBits];
-          ages = age_q[(n*NumSets + s)*NumWays*AgeW +: NumWays*AgeW];
-        end
-      end
-    end
-
-    // which way the update addresses: the one holding the tag (at most
-    // one), else the lowest-numbered free way, else the LRU way
-    always_comb begin
-      match = '0;
-      free = '0;
-      any_match = 1'b0;
-      any_free = 1'b0;
-      target = '0;
-      for (int w = 0; w < NumWays; w++) begin
-        match[w] = ways[w*EntW + TagWidth] && ways[w*EntW +: TagWidth] == utag;
-        free[w] = !ways[w*EntW + TagWidth];
-      end
-      for (int w = NumWays - 1; w >= 0; w--) begin
-        if (free[w]) begin
-          any_free = 1'b1;
-          target = WayW'(w);
-        end
-      end
-      if (!any_free) begin
-        for (int w = 0; w < NumWays; w++) begin
-          if (ages[w*AgeW +: AgeW] == age_lru_want) target = WayW'(w);
-        end
-      end
-      for (int w = 0; w < NumWays; w++) begin
-        if (match[w]) begin
-          any_match = 1'b1;
-          target = WayW'(w);
-        end
-      end
-    end
-
-    // the new entry of the target way, and whether it is touched
-    always_comb begin
-      e = '0;
-      touch = 1'b0;
-      ev_valid_d[n] = 1'b0;
-      ev_tag_d[n*TagWidth +: TagWidth] = '0;
-      touched_age = '0;
-      for (int w = 0; w < NumWays; w++) begin
-        if (target == WayW'(w)) begin
-          e = ways[w*EntW +: EntW];
-          touched_age = ages[w*AgeW +: AgeW];
-        end
-      end
-      if (upd_valid_i[n]) begin
-        unique case (op)
-          OpTouch: touch = any_match;
-          OpFill: begin
-            touch = 1'b1;
-            if (any_match) begin
-              e[TagWidth+1 +: NumSectors] = e[TagWidth+1 +: NumSectors] | usec;
-            end else begin
-              ev_valid_d[n] = e[TagWidth];
-              ev_tag_d[n*TagWidth +: TagWidth] = e[TagWidth] ? e[TagWidth-1:0] : '0;
-              e = {usec, 1'b1, utag};
-            end
-          end
-          OpInval: begin
-            if (any_match) e = '0;
-          end
-          default: ;
-        endcase
-      end
-    end
-
-    // write back: the target way of the addressed set, and its ages
-    always_comb begin
-      arr_d = ent_q[n*ArrBits +: ArrBits];
-      age_arr_d = age_q[n*NumSets*NumWays*AgeW +: NumSets*NumWays*AgeW];
-      for (int s = 0; s < NumSets; s++) begin
-        for (int w = 0; w < NumWays; w++) begin
-          if (upd_valid_i[n] && set == SetW'(s)) begin
-            if (target == WayW'(w)) begin
-              arr_d[(s*NumWays + w)*EntW +: EntW] = e;
-            end
-            if (touch) begin
-              if (target == WayW'(w)) begin
-                age_arr_d[(s*NumWays + w)*AgeW +: AgeW] = '0;
-              end else if (ages[w*AgeW +: AgeW] < touched_age) begin
-                age_arr_d[(s*NumWays + w)*AgeW +: AgeW] = ages[w*AgeW +: AgeW] + 1'b1;
-              end
-            end
-          end
-        end
-      end
-    end
-    assign ent_d[n*ArrBits +: ArrBits] = arr_d;
-    assign age_d[n*NumSets*NumWays*AgeW +: NumSets*NumWays*AgeW] = age_arr_d;
   end
 
   assign evict_valid_o = ev_valid_q;

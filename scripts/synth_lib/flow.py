@@ -253,6 +253,33 @@ def _stat_totals(text):
     return dict(sorted(counts.items())), (float(m.group(1)) if m else None)
 
 
+def _stat_modules(text):
+    """Per module of a hierarchical `stat -liberty -top` text: its own cell
+    count and area (without its submodules) and how many instances of it
+    the design holds ("design hierarchy" section). {} for a flat design."""
+    i = text.find("=== design hierarchy ===")
+    if i < 0:
+        return {}
+    modules = {}
+    for m in re.finditer(r"=== (\S+) ===\n(.*?)Chip area for module '([^']*)': ([0-9.]+)",
+                         text[:i], re.S):
+        flops = sum(int(n) for c, n in re.findall(r"^\s+(\S+)\s+(\d+)\s*$", m.group(2), re.M)
+                    if c.startswith(FLOP_CELL_PREFIXES))
+        cells = re.search(r"Number of cells:\s+(\d+)", m.group(2))
+        modules[m.group(1).lstrip("\\")] = {
+            "module": m.group(1).split("\\")[-1],
+            "own_cells": int(cells.group(1)) if cells else 0,
+            "own_flip_flops": flops,
+            "own_area_um2": float(m.group(4)),
+            "count": 0}
+    hier = text[i:].split("Number of wires")[0]
+    for name, n in re.findall(r"^\s+(\S+)\s+(\d+)\s*$", hier, re.M):
+        name = name.lstrip("\\")
+        if name in modules:
+            modules[name]["count"] = int(n)
+    return modules
+
+
 def _netlist_ports(netlist, top):
     """(direction, name) of the top module's ports, in declaration order."""
     ports = []
@@ -447,6 +474,7 @@ def run(top, params=(), src_paths=(), clock_ns=10.0, liberty=DEFAULT_LIBERTY,
             "abc_delay_ps": max(abc_delays) if abc_delays else None,
             "abc_target_ps": abc_delay_ps,
             "hierarchical": bool(hier),
+            "modules": _stat_modules(stat_text),
             "flow_version": FLOW_VERSION,
             "runtime": {
                 "synth_s": round(synth_s, 2),

@@ -87,6 +87,107 @@ def selftest_points(large):
              "large": d > 32, "note": ""} for d in depths]
 
 
+# The ATA aggregated tag array (rtl/gm_ata_tags.sv) at the seed's L1
+# geometry: 64 KB, 128 B lines, so 8 sets at 64 ways; a 22-bit tag (a
+# 32-bit address less 7 offset and 3 set bits), 4 sector bits, one request
+# port per core of the cluster ([ata] tag_ports = 0 in configs/ata). N
+# arrays (= ports) at 4 ways, then the ways at the seed's N = 10. Kept
+# hierarchical: every bank, tag selector, comparator group and update unit
+# is one module synthesized once (flat, the seed's size takes hours).
+ATA_TOP = "gm_ata_tags"
+ATA_ARRAYS = [2, 4, 8, 10, 16]
+ATA_WAYS = [8, 16, 32, 64]
+
+
+def ata_params(n, ways):
+    return [("NumArrays", n), ("NumSets", 8), ("NumWays", ways), ("TagWidth", 22),
+            ("NumPorts", n), ("NumSectors", 4)]
+
+
+def ata_points(large):
+    pts = [(n, 4) for n in ATA_ARRAYS] + [(10, w) for w in ATA_WAYS]
+    return [{"label": "N%d W%d" % (n, w), "params": ata_params(n, w), "x": n * n * w,
+             "large": False, "note": "the seed's cluster" if (n, w) == (10, 64) else ""}
+            for n, w in pts]
+
+
+# What each module of the hierarchical tag array is (docs/results/area-timing.md
+# section 1c). The two one-hot multiplexers differ by instance count: the
+# tag selectors are NumPorts x NumArrays, the update-side selectors one per array.
+def ata_part(module, count, params):
+    names = {"gm_ata_bank": "banks (one set each)", "gm_ata_match": "comparator groups",
+             "gm_ata_update": "update units", "gm_ata_tags": "top (request and eviction "
+             "registers, set decoders)"}
+    if module == "gm_onehot_mux":
+        n, p = int(params["NumArrays"]), int(params["NumPorts"])
+        return "tag selectors" if count == n * p and p > 1 else "update-side selectors"
+    return names.get(module, module)
+
+
+def ata_breakdown(results):
+    """Markdown: per point, the area of each kind of part and its share."""
+    out = ["Area by part (hierarchical: own area of a module x its instances):", "",
+           "| point | part | instances | area each (um^2) | flip-flops | area (um^2) | share |",
+           "|---|---|---|---|---|---|---|"]
+    for r in results:
+        total = r["area_um2"]
+        for m in sorted(r.get("modules", {}).values(),
+                        key=lambda m: -m["own_area_um2"] * m["count"]):
+            a = m["own_area_um2"] * m["count"]
+            out.append("| %s | %s | %d | %s | %s | %s | %.1f%% |" % (
+                r["label"], ata_part(m["module"], m["count"], r["params"]), m["count"],
+                runner.fmt_num(m["own_area_um2"]), runner.fmt_num(m["own_flip_flops"] * m["count"]),
+                runner.fmt_num(a), 100.0 * a / total))
+    return "\n".join(out)
+
+
+def ata_modules(n, ways):
+    """The five distinct modules of gm_ata_tags at N arrays (= ports), 8 sets,
+    W ways, 22-bit tags, 4 sectors, as the hierarchy instantiates them:
+    (part, instances, top, params)."""
+    ent = 22 + 1 + 4
+    age_w = max(1, (ways - 1).bit_length())
+    tags = [("TagWidth", 22), ("NumSectors", 4)]
+    return [("banks (one set each)", n * 8, "gm_ata_bank", [("NumWays", ways), ("EntW", ent)]),
+            ("tag selectors", n * n, "gm_onehot_mux", [("N", 8), ("Width", ways * ent)]),
+            ("comparator groups", n * n, "gm_ata_match", [("NumWays", ways)] + tags),
+            ("update-side selectors", n, "gm_onehot_mux", [("N", 8), ("Width", ways * (ent + age_w))]),
+            ("update units", n, "gm_ata_update", [("NumWays", ways)] + tags)]
+
+
+def ata_composed(results, synth, n=10):
+    """Markdown: N arrays at every ways point composed from its modules, each
+    synthesized alone (synth(top, params) -> result): areas and flip-flops
+    summed over the instances plus the top level's own cells (from a
+    hierarchical run at N, where they do not depend on the ways), the update
+    path summed (update-side selector, update unit, bank). Beside it the
+    hierarchical run where one finished (docs/results/area-timing.md 1c)."""
+    at_n = [r for r in results if int(r["params"]["NumArrays"]) == n and r.get("modules")]
+    tops = [m for r in at_n for m in r["modules"].values() if m["module"] == ATA_TOP]
+    if not tops:
+        return "(no hierarchical run at N = %d: nothing to compose)\n" % n
+    top = tops[0]
+    hier = {int(r["params"]["NumWays"]): r for r in at_n}
+    out = ["Composed from the modules synthesized alone, N = %d:" % n, "",
+           "| ways | cells | flip-flops | area (um^2) | tag selectors' share | update path, summed (ns) "
+           "| hierarchical area (um^2) | hierarchical critical path (ns) |",
+           "|---|---|---|---|---|---|---|---|"]
+    for w in [4] + ATA_WAYS:
+        parts = [(part, k, synth(t, p)) for part, k, t, p in ata_modules(n, w)]
+        area = sum(k * r["area_um2"] for _, k, r in parts) + top["own_area_um2"]
+        flops = sum(k * r["flip_flops"] for _, k, r in parts) + top["own_flip_flops"]
+        cells = sum(k * r["cells"] for _, k, r in parts) + top["own_cells"]
+        sel = sum(k * r["area_um2"] for part, k, r in parts if part == "tag selectors")
+        path = sum(r["critical_path_ns"] for part, _, r in parts
+                   if part in ("update-side selectors", "update units", "banks (one set each)"))
+        h = hier.get(w)
+        out.append("| %d | %s | %s | %s | %.1f%% | %.3f | %s | %s |" % (
+            w, runner.fmt_num(cells), runner.fmt_num(flops), runner.fmt_num(area),
+            100.0 * sel / area, path, runner.fmt_num(h["area_um2"]) if h else "-",
+            runner.fmt_num(h["critical_path_ns"], 3) if h else "-"))
+    return "\n".join(out) + "\n"
+
+
 SWEEPS = {
     # The router sweep keeps the hierarchy: flat synthesis takes 2-2.5x
     # longer already at 8x4 and 10x8, and the gap grows with size
@@ -97,6 +198,8 @@ SWEEPS = {
                "title": "DC-L1 node queues"},
     "xbar-selftest": {"top": XBAR_TOP, "points": xbar_points, "xlabel": "ports (N + M)",
                       "title": "self-test crossbar st_xbar (32 bit, no buffers): fmax and area vs port count"},
+    "ata": {"top": ATA_TOP, "points": ata_points, "xlabel": "arrays^2 x ways", "hier": True,
+            "title": "gm_ata_tags (8 sets, 22-bit tags, one port per array): fmax and area"},
     "selftest": {"top": "st_fifo", "points": selftest_points, "xlabel": "FIFO depth",
                  "title": "self-test FIFO (32 bit): fmax and area vs depth"},
 }
@@ -134,6 +237,15 @@ def run_sweep(name, out_dir, large=False, only=None, jobs=1, clock_ns=10.0,
     base = os.path.join(out_dir, "%s-sweep%s" % (name, "" if hier == sw.get("hier", False) else
                                                   ("-hier" if hier else "-flat")))
     md = sweep_markdown(name, results)
+    if name == "ata" and results:
+        def synth(top, params):
+            return runner.synthesize(top, params, clock_ns=clock_ns, liberty=liberty,
+                                     abc_delay_ps=abc_delay_ps, timeout=timeout, cache=cache,
+                                     log=log)
+        try:
+            md += "\n" + ata_composed(results, synth)
+        except flow.FlowError as e:
+            md += "\nComposition failed: %s\n" % e
     for r in failed:
         md += "\nFAILED %s: %s\n" % (r["label"], r["error"].replace("\n", " / "))
     with open(base + ".md", "w") as f:
@@ -183,6 +295,9 @@ def sweep_markdown(name, results):
     if name in ("router", "xbar-selftest") and results:
         lines.append("")
         lines.append(fig13b_comparison(results))
+    if name == "ata" and any(r.get("modules") for r in results):
+        lines.append("")
+        lines.append(ata_breakdown(results))
     return "\n".join(lines) + "\n"
 
 

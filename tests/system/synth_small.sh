@@ -76,6 +76,34 @@ if grep -qs "^module gm_router\b" "$SRC"/rtl/*.sv; then
     check "$T/router.json" "$want"
 fi
 
+# Hierarchical: the per-module record (own area x instances) adds up to the
+# total, and the instance counts and flip-flops are the ones the RTL of
+# gm_ata_tags implies at 2 arrays x 2 sets x 2 ways, 3-bit tags, 2 ports,
+# 2 sectors: 4 banks of 2 x (3 + 1 + 2) entry bits + 2 x 1 age bits = 14
+# flip-flops each; the top registers 2 valid + 2 x 1 set + 2 x 3 tag +
+# 2 x 2 sector bits and 2 eviction valid + 2 x 3 eviction tag bits = 22.
+"$SYNTH" --top gm_ata_tags --param NumArrays=2 --param NumSets=2 --param NumWays=2 \
+    --param TagWidth=3 --param NumPorts=2 --param NumSectors=2 --hier --json "$T/ata.json" > /dev/null
+check "$T/ata.json" $((4 * 14 + 22))
+python3 - "$T/ata.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+mods = r["modules"]
+def fail(msg):
+    print("FAIL: gm_ata_tags --hier: %s" % msg); sys.exit(1)
+total = sum(m["own_area_um2"] * m["count"] for m in mods.values())
+if abs(total - r["area_um2"]) > 1e-6 * r["area_um2"]:
+    fail("module areas x instances %s != area %s" % (total, r["area_um2"]))
+counts = sorted((m["module"], m["count"]) for m in mods.values())
+want = sorted([("gm_ata_bank", 4), ("gm_ata_match", 4), ("gm_ata_tags", 1), ("gm_ata_update", 2),
+               ("gm_onehot_mux", 2), ("gm_onehot_mux", 4)])
+if counts != want:
+    fail("instances %s, the RTL has %s" % (counts, want))
+flops = {m["module"]: m["own_flip_flops"] for m in mods.values()}
+if flops["gm_ata_bank"] != 14 or flops["gm_ata_tags"] != 22:
+    fail("flip-flops per bank %d (want 14), top %d (want 22)" % (flops["gm_ata_bank"], flops["gm_ata_tags"]))
+PY
+
 # A failing synthesis is an error that shows the tool's message.
 if "$SYNTH" --top st_fifo --param NOSUCH=1 > "$T/out" 2> "$T/err"; then
     echo "FAIL: unknown parameter accepted"; exit 1
