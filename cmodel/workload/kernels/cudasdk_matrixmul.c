@@ -18,8 +18,8 @@
  * nvcc does): 16 x (LDS As, LDS Bs, FFMA). Shared memory: As at 0, Bs at
  * 1024 (16 x 16 floats each).
  *
- * Per warp (lanes: tx = l % 16, ty = 2*warp + l / 16): 10 set-up ALU
- * instructions, per tile LD A, LD B, STS A, STS B, BAR, 48 unrolled, BAR,
+ * Per warp (lanes: tx = l % 16, ty = 2*warp + l / 16): 11 set-up ALU
+ * instructions (the last one Csub = 0), per tile LD A, LD B, STS A, STS B, BAR, 48 unrolled, BAR,
  * 2 IADD, ISETP, BRA; then the C address, ST C and EXIT. */
 #include "workload/kernels/kernels_selrep.h"
 
@@ -37,7 +37,7 @@ enum {   /* registers */
 
 enum {   /* program points, in issue order */
     PC_S2R_TX = 0, PC_S2R_TY, PC_S2R_BX, PC_S2R_BY, PC_ABEGIN, PC_AEND, PC_BBEGIN,
-    PC_AIDX, PC_BIDX, PC_SOFF,
+    PC_AIDX, PC_BIDX, PC_SOFF, PC_ZERO,
     PC_LD_A, PC_LD_B, PC_STS_A, PC_STS_B, PC_BAR1,
     PC_LDS_A, PC_LDS_B, PC_FFMA,
     PC_BAR2, PC_INC_A, PC_INC_B, PC_SETP, PC_BRA,
@@ -104,8 +104,9 @@ static int matrixmul_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
         case PC_BBEGIN:  gm_emit(in, GM_OP_ALU, m, R_BB, R_BX, R_NONE, R_NONE); break;
         case PC_AIDX:    gm_emit(in, GM_OP_ALU, m, R_AI, R_AB, R_TY, R_TX); break;
         case PC_BIDX:    gm_emit(in, GM_OP_ALU, m, R_BI, R_BB, R_TY, R_TX); break;
-        case PC_SOFF:
-            gm_emit(in, GM_OP_ALU, m, R_SO, R_TY, R_TX, R_NONE);
+        case PC_SOFF:    gm_emit(in, GM_OP_ALU, m, R_SO, R_TY, R_TX, R_NONE); break;
+        case PC_ZERO:
+            gm_emit(in, GM_OP_ALU, m, R_ACC, R_NONE, R_NONE, R_NONE);
             g->v[0] = 0;
             break;
         case PC_LD_A:
