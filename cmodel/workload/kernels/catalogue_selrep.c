@@ -32,8 +32,9 @@ CONFIG_BUILDERS(neuralnet, 4)
     "every CTA of a grid row, each B tile column by every CTA of a grid column; "  \
     "coalesced 64 B half-warp rows"
 #define NN_STRESSES                                                                 \
-    "4 layers: every CTA of a layer reads its weight slice and every CTA of an "   \
-    "image that image's neurons; layers 3 and 4 are one-thread CTAs (1-lane loads)"
+    "4 layers: the CTAs of one output map (blockIdx.x) read the same weights for " \
+    "every image, the CTAs of one image that image's neurons; layers 3 and 4 are " \
+    "one-thread CTAs (1-lane loads)"
 
 const gm_workload_info gm_catalogue_selrep[] = {
     {"matrixmul_0", "CUDA SDK (SelRep mm_0)", MM_STRESSES, "sensitive", matrixmul_0},
