@@ -10,8 +10,9 @@
 # reduction, btree) on every other design's configs. Kernels whose tiny
 # run is long (radixsort: 3-4 M cycles on one core, its 16384 keys are the
 # sample's minimum) are checked on two core configs only, to keep the test
-# near 10 CPU minutes (938 runs).
-# The whole table (every config x every kernel, 1920 rows, over 20 CPU minutes) is
+# near 10 CPU minutes (938 runs before the SelRep MM/NN entries, which add
+# 10 x 22 = 220 runs of 0.1 to 0.7 CPU s each).
+# The whole table (every config x every kernel, 2400 rows, over 20 CPU minutes) is
 # tests/pinned_full (cmake -DGM_PINNED_FULL=ON, make test-pinned-full);
 # run it before changing anything on a timing path.
 set -eu
