@@ -14,8 +14,9 @@
 //   * epoch_i: latches cand/keep/b_llc/b_mem and starts the decision. Per
 //     degree index d: one load edge (sum and max of its request counters,
 //     T = hits*b_llc + min((acc-hits)*b_llc, acc*b_mem), numerator
-//     (sum*T) << 16 and denominator max*acc into registers; acc = 0 counts
-//     as acc = hits = 1, max = 0 gives 0/1), then QW edges of restoring
+//     (sum*T) << 16 and denominator max*acc into registers; max = 0 or
+//     acc = 0 (no sampled access: no hit rate to predict) gives 0/1, so
+//     B = 0 and the degree is kept), then QW edges of restoring
 //     division, one quotient bit each from the MSB. The quotient fits QW
 //     bits because sum <= Slices*max and T <= acc*b_llc < acc*2^BwW, so
 //     B < Slices * 2^(BwW+16). Latency: NumDeg*(QW+1) edges after the
@@ -238,7 +239,7 @@ module gm_selrep_rdd #(
   // Decision datapath for degree d_q.
   // ---------------------------------------------------------------------
   logic [SumW-1:0] ld_sum;
-  logic [CntW-1:0] ld_r, ld_max, ld_hits, ld_acc1, ld_hits1;
+  logic [CntW-1:0] ld_r, ld_max, ld_hits;
   logic [TW-1:0]   ld_t, ld_mllc, ld_mmem;
   logic [NumW-1:0] ld_num;
   logic [DenW-1:0] ld_den;
@@ -263,18 +264,16 @@ module gm_selrep_rdd #(
     end
     ld_hits  = cur_hits;
     if (ld_hits > acc_q) ld_hits = acc_q;
-    ld_acc1  = (acc_q == '0) ? CntW'(1) : acc_q;
-    ld_hits1 = (acc_q == '0) ? CntW'(1) : ld_hits;
-    ld_mllc  = (TW'(ld_acc1) - TW'(ld_hits1)) * TW'(bllc_q);
-    ld_mmem  = TW'(ld_acc1) * TW'(bmem_q);
-    if (Mutation == 1 || ld_mllc < ld_mmem) ld_t = TW'(ld_hits1) * TW'(bllc_q) + ld_mllc;
-    else ld_t = TW'(ld_hits1) * TW'(bllc_q) + ld_mmem;
-    if (ld_max == '0) begin
+    ld_mllc  = (TW'(acc_q) - TW'(ld_hits)) * TW'(bllc_q);
+    ld_mmem  = TW'(acc_q) * TW'(bmem_q);
+    if (Mutation == 1 || ld_mllc < ld_mmem) ld_t = TW'(ld_hits) * TW'(bllc_q) + ld_mllc;
+    else ld_t = TW'(ld_hits) * TW'(bllc_q) + ld_mmem;
+    if (ld_max == '0 || acc_q == '0) begin
       ld_num = '0;
       ld_den = DenW'(1);
     end else begin
       ld_num = (NumW'(ld_sum) * NumW'(ld_t)) << FracW;
-      ld_den = DenW'(ld_max) * DenW'(ld_acc1);
+      ld_den = DenW'(ld_max) * DenW'(acc_q);
     end
   end
 

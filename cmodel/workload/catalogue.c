@@ -7,6 +7,7 @@
 
 #include "workload/build.h"
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/kernels_selrep.h"
 #include "workload/trace_read.h"
 
 /* Replication class by the DC-L1 seed's criteria (replication ratio > 25%,
@@ -39,6 +40,7 @@ static const gm_workload_info *const suites[] = {
     gm_catalogue_rodinia,
     gm_catalogue_tango,
     gm_catalogue_amdsdk,
+    gm_catalogue_selrep,
 };
 
 size_t gm_workload_catalogue_size(void)

@@ -12,7 +12,9 @@
 // valid carry junk the block must ignore. Every output is compared every
 // cycle; the end-of-test check asks that the run saw counters saturate
 // (knob need_sat=0 waives it) and that every decision was a candidate or
-// the keep degree.
+// the keep degree. Some epochs are empty (no sampled access, requests
+// still counted; the third always is): their decision must be the keep
+// degree, checked here apart from the C model, and a run must see one.
 #ifndef GM_TB_SELREP_RDD_BENCH_H
 #define GM_TB_SELREP_RDD_BENCH_H
 
@@ -43,6 +45,7 @@ struct RddKnobs {
     unsigned full_cand = 700; // every degree a candidate
     unsigned garbage = 300;   // junk beside 0 valids
     unsigned need_sat = 1;    // final check: saturation was reached
+    unsigned empty = 100;     // an epoch without sampled accesses
 
     std::string set(const std::string& kv)
     {
@@ -53,24 +56,24 @@ struct RddKnobs {
         unsigned long v = std::strtoul(kv.c_str() + eq + 1, &end, 0);
         if (*end || v > 100000) return "knob '" + kv + "': value must be 0..100000";
         unsigned* slots[] = {&acc, &hot, &lane, &long_gap, &short_max, &full_cand, &garbage,
-                             &need_sat};
+                             &need_sat, &empty};
         const char* names[] = {"acc", "hot", "lane", "long_gap", "short_max", "full_cand",
-                               "garbage", "need_sat"};
+                               "garbage", "need_sat", "empty"};
         for (size_t i = 0; i < sizeof names / sizeof *names; i++)
             if (k == names[i]) {
                 *slots[i] = static_cast<unsigned>(v);
                 return "";
             }
         return "knob '" + k + "': unknown (acc hot lane long_gap short_max full_cand garbage "
-               "need_sat)";
+               "need_sat empty)";
     }
     std::string describe() const
     {
         char b[300];
         std::snprintf(b, sizeof b,
                       "knobs: acc=%u hot=%u lane=%u long_gap=%u short_max=%u full_cand=%u "
-                      "garbage=%u need_sat=%u",
-                      acc, hot, lane, long_gap, short_max, full_cand, garbage, need_sat);
+                      "garbage=%u need_sat=%u empty=%u",
+                      acc, hot, lane, long_gap, short_max, full_cand, garbage, need_sat, empty);
         return b;
     }
 };
@@ -156,6 +159,7 @@ public:
             if (o.bw_hits == cnt_max_) stats_.sat_hits++;
             if (o.bw_max == cnt_max_) stats_.sat_req++;
             if (o.bw != 0) stats_.nonzero_bw++;
+            if (o.bw_acc == 0 && o.bw_max != 0) blind_ = true;
         }
         if (o.deg_valid) {
             stats_.decisions++;
@@ -166,6 +170,14 @@ public:
             if (!((cand >> o.deg) & 1u) && o.deg != keep)
                 return "decided degree index " + std::to_string(o.deg) +
                        ", neither a candidate nor the keep degree";
+            if (blind_) {
+                stats_.blind++;
+                if (o.deg != keep)
+                    return "an epoch with requests but no sampled access decided degree index " +
+                           std::to_string(o.deg) + ", not the keep degree " +
+                           std::to_string(keep);
+            }
+            blind_ = false;
             if (o.deg != keep) stats_.changes++;
             stats_.by_deg[o.deg]++;
         }
@@ -183,6 +195,8 @@ public:
         if (knobs_.need_sat && (stats_.sat_acc == 0 || stats_.sat_req == 0 || stats_.sat_hits == 0))
             return "the stimulus never saturated the access, hit and request counters "
                    "(raise --cycles or knob long_gap)";
+        if (knobs_.empty && stats_.blind == 0)
+            return "no epoch had requests without a sampled access (raise knob empty or lane)";
         return "";
     }
 
@@ -192,10 +206,10 @@ public:
                      "stimulus: accesses %" PRIu64 " request lanes %" PRIu64 " epochs %" PRIu64
                      " decisions %" PRIu64 " (changed %" PRIu64 "), results %" PRIu64
                      " (B > 0: %" PRIu64 "), saturated acc %" PRIu64 " hits %" PRIu64
-                     " req %" PRIu64 "\n",
+                     " req %" PRIu64 ", empty epochs %" PRIu64 "\n",
                      stats_.accesses, stats_.lanes, stats_.epochs, stats_.decisions,
                      stats_.changes, stats_.results, stats_.nonzero_bw, stats_.sat_acc,
-                     stats_.sat_hits, stats_.sat_req);
+                     stats_.sat_hits, stats_.sat_req, stats_.blind);
         std::fprintf(f, "decisions by degree index:");
         for (unsigned d = 0; d < p_.ndeg; d++) std::fprintf(f, " %" PRIu64, stats_.by_deg[d]);
         std::fprintf(f, "\n");
@@ -204,7 +218,7 @@ public:
 private:
     struct Stats {
         uint64_t accesses = 0, lanes = 0, epochs = 0, decisions = 0, changes = 0, results = 0,
-                 nonzero_bw = 0, sat_acc = 0, sat_hits = 0, sat_req = 0;
+                 nonzero_bw = 0, sat_acc = 0, sat_hits = 0, sat_req = 0, blind = 0;
         uint64_t by_deg[GM_SELREP_MAX_DEG] = {};
     };
 
@@ -237,6 +251,8 @@ private:
         // The second epoch is always a long one (when long_gap > 0), so
         // that every run of the default length saturates.
         sat_ = knobs_.long_gap && (stats_.epochs == 1 || rng_.chance(knobs_.long_gap));
+        empty_ = !sat_ && knobs_.empty && (stats_.epochs == 2 || rng_.chance(knobs_.empty));
+        if (empty_) return 50 + rng_.below(knobs_.short_max ? knobs_.short_max : 1);
         if (sat_) {
             // Twice the counter range: with every lane valid the sum of a
             // degree's request counters then passes half its maximum.
@@ -266,7 +282,7 @@ private:
     {
         in_ = gm_selrep_rddb_in{};
         bool stim = cycle < cycles_;
-        if (stim && (sat_ || rng_.chance(knobs_.acc))) {
+        if (stim && !empty_ && (sat_ || rng_.chance(knobs_.acc))) {
             in_.acc_valid = 1;
             in_.acc_set = rng_.below(p_.sets);
             unsigned pool = sat_ ? (p_.ways < 4 ? p_.ways : 4) : (unsigned)hot_.size();
@@ -352,6 +368,8 @@ private:
     uint64_t next_epoch_ = 0;
     std::vector<std::pair<unsigned, unsigned>> pending_;  // (cand, keep) of epochs started
     bool sat_ = false;
+    bool empty_ = false;  // this epoch gets no sampled access
+    bool blind_ = false;  // the decision under way has requests but acc = 0
     unsigned sat_home_ = 0;  // the slice a long epoch's requests mostly go to  // this epoch is long: concentrate the stimulus to saturate
     Stats stats_;
 };

@@ -12,7 +12,7 @@
 # sample's minimum; myocyte: 3-5 M cycles, one step of its solver is 13 x
 # 91 dependent loop trips) are checked on two core configs only, to keep
 # the test near 10 CPU minutes.
-# The whole table (every config x every kernel, 1920 rows, over 20 CPU minutes) is
+# The whole table (every config x every kernel, 2592 rows, over 20 CPU minutes) is
 # tests/pinned_full (cmake -DGM_PINNED_FULL=ON, make test-pinned-full);
 # run it before changing anything on a timing path.
 set -eu

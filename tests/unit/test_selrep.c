@@ -161,9 +161,9 @@ static long double model_ref(const gm_selrep_counters *c, uint32_t d, uint32_t b
         if (c->req[d][i] > max)
             max = c->req[d][i];
     }
-    if (max == 0)
+    if (max == 0 || c->acc == 0)
         return 0;
-    long double h = c->acc ? (long double)c->hits[d] / c->acc : 1;
+    long double h = (long double)c->hits[d] / c->acc;
     long double miss = (1 - h) * bl;
     return sum / max * (h * bl + (miss < bm ? miss : bm));
 }
@@ -217,7 +217,7 @@ static void test_model_no_overflow_at_maxima(void **st)
 }
 
 /* Ties go to the lowest degree; the candidate mask is honoured; with no
- * request the current degree is kept. */
+ * request, or no sampled access, the current degree is kept. */
 static void test_pick(void **st)
 {
     (void)st;
@@ -244,6 +244,15 @@ static void test_pick(void **st)
     assert_int_equal(gm_selrep_pick(&c, 448, 20, 1u | 16u, keep, NULL), 0);
     /* with fast memory the misses cost little: 16 * 94 = 1504 wins */
     assert_int_equal(gm_selrep_pick(&c, 448, 94, 1u | 16u, keep, NULL), 4);
+    /* the same requests with no sampled access: nothing predicted, every
+     * B is 0 and the degree in force stays (not the most balanced one) */
+    c.acc = 0;
+    for (uint32_t d = 0; d < 5; d++)
+        c.hits[d] = 0;
+    uint64_t b[GM_SELREP_MAX_DEG];
+    assert_int_equal(gm_selrep_pick(&c, 448, 94, 31, keep, b), keep);
+    for (uint32_t d = 0; d < 5; d++)
+        assert_true(b[d] == 0);
 }
 
 int main(void)

@@ -4,6 +4,7 @@
  * fields that are 0 while their valid is 0. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,18 +53,15 @@ static void test_latency(void **st)
     gm_selrep_rddb_free(&b);
 }
 
-/* 4 clusters, 4 slices, degrees 1, 2, 4. Every cluster sends 8 requests
- * homed in slice 0 and nothing is sampled (acc = 0: H counts as 1, B =
- * LSP * b_llc). Degree 1: all 32 at slice 0, LSP 1. Degree 2: clusters
- * 0,1 -> slice 0 and 2,3 -> slice 2 (16 each), LSP 2. Degree 4: 8 at each
- * slice, LSP 4. So B = 1, 2, 4 times b_llc << 16 and degree index 2 wins;
- * its results appear (qw+1)(d+1)+1 cycles after the epoch cycle. */
-static void test_decision_by_hand(void **st)
+/* 4 clusters, 4 slices, degrees 1, 2, 4. For 8 cycles every cluster sends
+ * a request homed in slice 0. Degree 1: all 32 at slice 0, LSP 1. Degree 2:
+ * clusters 0,1 -> slice 0 and 2,3 -> slice 2 (16 each), LSP 2. Degree 4: 8
+ * at each slice, LSP 4. With `sampled`, cluster 0 reads one tag of set 0 in
+ * the first two cycles: a cold miss, then a hit under every degree (its own
+ * ClusterID bit, LRU position 0 < 4 >> d), so acc = 2, hits = 1. */
+static void send_epoch(gm_selrep_rddb *b, bool sampled)
 {
-    (void)st;
-    gm_selrep_rddb b;
-    init(&b, 4, 4, 3, 16);
-    gm_selrep_rddb_in in = {0};
+    gm_selrep_rddb_in in;
     for (uint32_t c = 0; c < 8; c++) {
         memset(&in, 0, sizeof in);
         for (uint32_t k = 0; k < 4; k++) {
@@ -71,23 +69,33 @@ static void test_decision_by_hand(void **st)
             in.req_home[k] = 0;
             in.req_cluster[k] = (uint8_t)k;
         }
-        cycle(&b, &in);
+        if (sampled && c < 2) {
+            in.acc_valid = 1;
+            in.acc_tag = 0x40;
+        }
+        cycle(b, &in);
     }
-    memset(&in, 0, sizeof in);
+}
+
+/* Ends the epoch with keep = 1, b_llc = 300, b_mem = 5 and checks each
+ * degree's B and the decision, (qw+1)(d+1)+1 cycles after the epoch cycle. */
+static void check_decision(gm_selrep_rddb *b, const uint64_t want_bw[3], uint32_t want_acc,
+                           uint32_t want_deg)
+{
+    gm_selrep_rddb_in in = {0};
     in.epoch = 1;
     in.cand = 7;
     in.keep = 1;
     in.b_llc = 300;
     in.b_mem = 5;
-    gm_selrep_rddb_out o = cycle(&b, &in);
+    gm_selrep_rddb_out o = cycle(b, &in);
     assert_int_equal(o.busy, 0);
     memset(&in, 0, sizeof in);
     uint32_t qw = 2 + 10 + 16;
-    uint64_t want_bw[3] = {300ull << 16, 600ull << 16, 1200ull << 16};
     uint32_t want_max[3] = {32, 16, 8};
     uint32_t seen = 0;
     for (uint32_t t = 1; t <= 3 * (qw + 1) + 1; t++) {
-        o = cycle(&b, &in);
+        o = cycle(b, &in);
         if (t <= 3 * (qw + 1))
             assert_int_equal(o.busy, 1);
         if (o.bw_valid) {
@@ -96,16 +104,33 @@ static void test_decision_by_hand(void **st)
             assert_int_equal(o.bw, want_bw[seen]);
             assert_int_equal(o.bw_sum, 32);
             assert_int_equal(o.bw_max, want_max[seen]);
-            assert_int_equal(o.bw_acc, 0);
+            assert_int_equal(o.bw_acc, want_acc);
             seen++;
         }
         assert_int_equal(o.deg_valid, t == 3 * (qw + 1) + 1);
         if (o.deg_valid) {
-            assert_int_equal(o.deg, 2);
+            assert_int_equal(o.deg, want_deg);
             assert_int_equal(o.busy, 0);
         }
     }
     assert_int_equal(seen, 3);
+}
+
+/* First epoch: nothing sampled, so no hit rate to predict: every B is 0
+ * and the degree in force (keep = 1) stays, although degree 4 balances
+ * best. Second epoch: T = 1 * 300 + min(1 * 300, 2 * 5) = 310 over acc =
+ * 2, so B = LSP * 155 and degree index 2 wins. */
+static void test_decision_by_hand(void **st)
+{
+    (void)st;
+    gm_selrep_rddb b;
+    init(&b, 4, 4, 3, 16);
+    const uint64_t none[3] = {0, 0, 0};
+    send_epoch(&b, false);
+    check_decision(&b, none, 0, 1);
+    const uint64_t want[3] = {155ull << 16, 310ull << 16, 620ull << 16};
+    send_epoch(&b, true);
+    check_decision(&b, want, 2, 2);
     gm_selrep_rddb_free(&b);
 }
 

@@ -187,19 +187,14 @@ uint64_t gm_selrep_bandwidth(const gm_selrep_counters *c, uint32_t d, uint32_t b
 {
     uint64_t sum, max;
     req_sum_max(c, d, &sum, &max);
-    if (!max)
+    /* No sampled access: H is 0/0, so the epoch predicts nothing and B = 0
+     * for every degree, which keeps the degree in force (gm_selrep_pick). */
+    if (!max || !c->acc)
         return 0;
     uint64_t acc = c->acc, hits = c->hits[d] < c->acc ? c->hits[d] : c->acc;
-    uint64_t t, den;
-    if (acc == 0) {
-        t = b_llc;        /* no sample: every request counts as a hit */
-        den = max;
-    } else {
-        uint64_t miss_llc = (acc - hits) * b_llc, miss_mem = acc * b_mem;
-        t = hits * b_llc + (miss_llc < miss_mem ? miss_llc : miss_mem);
-        den = max * acc;
-    }
-    return ((sum * t) << GM_SELREP_FRAC_BITS) / den;
+    uint64_t miss_llc = (acc - hits) * b_llc, miss_mem = acc * b_mem;
+    uint64_t t = hits * b_llc + (miss_llc < miss_mem ? miss_llc : miss_mem);
+    return ((sum * t) << GM_SELREP_FRAC_BITS) / (max * acc);
 }
 
 uint32_t gm_selrep_pick(const gm_selrep_counters *c, uint32_t b_llc, uint32_t b_mem,

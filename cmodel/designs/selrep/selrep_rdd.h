@@ -107,15 +107,16 @@ void gm_selrep_rdd_clear(gm_selrep_rdd *r);
  *   floor( (sum R * T) * 2^16 / (max R * acc) ),
  *   T = hits * b_llc + min((acc - hits) * b_llc, acc * b_mem),
  * which is LSP * (H * B_LLC + min((1-H) * B_LLC, B_mem)) with LSP = sum R /
- * max R and H = hits / acc. With no sampled access, H counts as 1; with no
- * request at all B is 0. */
+ * max R and H = hits / acc. B is 0 without a sampled access (no hit rate
+ * to predict) or without a request. */
 uint64_t gm_selrep_bandwidth(const gm_selrep_counters *c, uint32_t d, uint32_t b_llc,
                              uint32_t b_mem);
 /* LSP of degree index d, same fixed point (0 without requests). */
 uint64_t gm_selrep_lsp(const gm_selrep_counters *c, uint32_t d);
 /* The degree index among those in `cand` (bit d: degree index d may be
  * chosen) with the largest B; ties go to the smallest degree (least
- * capacity given up). Returns `keep` when no request was counted. b[]
+ * capacity given up). Returns `keep` when every B is 0 (no request or no
+ * sampled access in the epoch). b[]
  * (may be NULL) gets B of every degree index. */
 uint32_t gm_selrep_pick(const gm_selrep_counters *c, uint32_t b_llc, uint32_t b_mem,
                         uint32_t cand, uint32_t keep, uint64_t b[GM_SELREP_MAX_DEG]);

@@ -22,7 +22,8 @@
  *     req_cluster[k] ClW     req_cluster (k < lanes; Verilog: flat vectors)
  *     epoch         1      epoch end: decide (only while busy is 0)
  *     cand          ndeg   degree indices the decision may choose
- *     keep          DegW   the degree index kept when no request was counted
+ *     keep          DegW   the degree index kept when every B is 0 (no request
+ *                          or no sampled access in the epoch)
  *     b_llc, b_mem  BwW    bandwidth of a slice and a slice's DRAM share
  *   outputs (gm_selrep_rddb_out)
  *     busy          1      deciding; accesses and requests are ignored
