@@ -14,6 +14,8 @@ static inline uint32_t ctz64(uint64_t x)
 uint32_t gm_rr_search(const uint64_t *m, uint32_t n, uint32_t start)
 {
     assert(n >= 1 && start < n);
+    if (n <= 64)
+        return gm_rr_search_word(m[0], start);
     uint32_t words = GM_BITS_WORDS(n);
     uint32_t w = start >> 6;
     uint64_t at_or_after = m[w] & (~0ull << (start & 63));
@@ -34,18 +36,6 @@ void gm_rr_init(gm_rr_arb *a, uint32_t n)
     assert(n >= 1 && n <= GM_ISLIP_MAX);
     a->n = (uint16_t)n;
     a->ptr = 0;
-}
-
-uint32_t gm_rr_grant(const gm_rr_arb *a, const uint64_t *req)
-{
-    return gm_rr_search(req, a->n, a->ptr);
-}
-
-void gm_rr_tick(gm_rr_arb *a, const uint64_t *req, bool advance)
-{
-    uint32_t g = gm_rr_grant(a, req);
-    if (advance && g != GM_ISLIP_NONE)
-        a->ptr = (uint16_t)((g + 1) % a->n);
 }
 
 int gm_islip_init(gm_islip *s, uint32_t n_req, uint32_t n_res, uint32_t iters,
@@ -76,13 +66,6 @@ void gm_islip_free(gm_islip *s)
     *s = (gm_islip){0};
 }
 
-/* Round-robin search of a one-word set m (not empty) from `start`. */
-static inline uint32_t rr_search_word(uint64_t m, uint32_t start)
-{
-    uint64_t at_or_after = m & (~0ull << start);
-    return ctz64(at_or_after ? at_or_after : m);
-}
-
 /* gm_islip_alloc for n_req <= 64 and n_res <= 64: the same steps in the
  * same order, with every set one word held in a register. The small
  * crossbars of the designs (8x4 with 4 VCs: 32 input VCs) are all of this
@@ -107,7 +90,7 @@ static uint32_t alloc_one_word(const gm_islip *s, const uint64_t *req,
                 live &= ~(1ull << j);
                 continue;
             }
-            uint32_t i = rr_search_word(cand, s->grant_ptr[j]);
+            uint32_t i = gm_rr_search_word(cand, s->grant_ptr[j]);
             uint32_t a = s->accept_ptr[i];
             uint32_t dist = j >= a ? j - a : j + ns - a;
             g_req[ng] = (uint8_t)i;

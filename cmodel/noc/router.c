@@ -22,6 +22,25 @@ static inline uint32_t min_u32(uint32_t a, uint32_t b)
     return a < b ? a : b;
 }
 
+/* Sets of one word are the common case (every router of up to 64 ports,
+ * and VC allocation up to 64 input VCs); gcc would make a loop a libc
+ * call, which costs more than the word. */
+static inline void clear_words(uint64_t *m, uint32_t words)
+{
+    if (words == 1)
+        m[0] = 0;
+    else
+        memset(m, 0, words * sizeof *m);
+}
+
+static inline void copy_words(uint64_t *dst, const uint64_t *src, uint32_t words)
+{
+    if (words == 1)
+        dst[0] = src[0];
+    else
+        memcpy(dst, src, words * sizeof *dst);
+}
+
 static int check_cfg(const gm_router_cfg *c, gm_error *err)
 {
     if (c->n_in < 1 || c->n_in > GM_ROUTER_MAX_PORTS || c->n_out < 1 ||
@@ -196,7 +215,7 @@ static const gm_router_entry *front(const gm_router *r, uint32_t iv)
 static void collect_requests(gm_router *r)
 {
     const uint32_t v = r->cfg.vcs;
-    memset(r->va_port_mask, 0, r->w_out * sizeof *r->va_port_mask);
+    clear_words(r->va_port_mask, r->w_out);
     r->n_sa_inputs = 0;
     for (uint32_t w = 0; w < r->w_in; w++) {
         for (uint64_t bits = r->in_busy[w]; bits; bits &= bits - 1) {
@@ -213,7 +232,7 @@ static void collect_requests(gm_router *r)
                     uint64_t *col = r->va_req + (size_t)p * r->w_iv;
                     if (!gm_bit_test(r->va_port_mask, p)) {
                         gm_bit_set(r->va_port_mask, p);
-                        memset(col, 0, r->w_iv * sizeof *col);
+                        clear_words(col, r->w_iv);
                     }
                     gm_bit_set(col, iv);
                 } else if (r->ovc_credit[r->ivc_oport[iv] * v + r->ivc_ovc[iv]]) {
@@ -256,7 +275,7 @@ static void allocate_vcs(gm_router *r)
             /* Only the free VCs' columns are filled: the hint keeps the
              * allocator off the others, whose columns would be empty. */
             for (uint64_t fb = free_vcs; fb; fb &= fb - 1)
-                memcpy(r->va_cols + (size_t)ctz64(fb) * w_iv, col, w_iv * sizeof *col);
+                copy_words(r->va_cols + (size_t)ctz64(fb) * w_iv, col, w_iv);
             gm_islip view = va_view(r, p);
             view.res_hint = &free_vcs;
             uint32_t n = gm_islip_alloc(&view, r->va_cols, r->va_tmp);
@@ -314,7 +333,7 @@ static void allocate_switch(gm_router *r)
     for (uint32_t k = 0; k < r->n_sa_inputs; k++) {
         uint32_t i = r->sa_inputs[k];
         uint32_t o = r->ivc_oport[i * v + r->sa_vc[i]];
-        memset(r->sa_req + (size_t)o * r->w_in, 0, r->w_in * sizeof *r->sa_req);
+        clear_words(r->sa_req + (size_t)o * r->w_in, r->w_in);
         gm_bit_clear(r->sa_out_mask, o);
     }
 }
