@@ -151,10 +151,10 @@ void gm_ni_inject_eval(const gm_ni_inject *ni, gm_router_flit *out)
     };
 }
 
-void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_credit *credit)
+void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_flit *sent,
+                       const gm_router_credit *credit)
 {
-    gm_router_flit f;
-    gm_ni_inject_eval(ni, &f);
+    const gm_router_flit f = *sent;
     if (f.flit_valid) {
         uint32_t vc = f.flit_vc, dest = f.flit_dest;
         assert(ni->credit[vc] > 0 && ni->unc_count[vc] < ni->depth);

@@ -107,9 +107,12 @@ void gm_ni_inject_push(gm_ni_inject *ni, uint32_t handle, uint32_t dest,
                        uint32_t flits);
 /* Moore output to the router input: the next flit, if it may be sent. */
 void gm_ni_inject_eval(const gm_ni_inject *ni, gm_router_flit *out);
-/* Clock edge: the flit of gm_ni_inject_eval is sent, the credit (from the
- * router's in_credit port) is taken. */
-void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_credit *credit);
+/* Clock edge: `sent`, the flit gm_ni_inject_eval gave in this cycle
+ * (handed back so it is not computed twice), is sent, the credit (from
+ * the router's in_credit port) is taken. With no packet queued and no
+ * credit valid the edge changes nothing. */
+void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_flit *sent,
+                       const gm_router_credit *credit);
 
 /* ---- ejection NI ---- */
 
