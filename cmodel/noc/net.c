@@ -283,7 +283,7 @@ static inline bool drive_from_nis(gm_net *n, bool direct)
     for (uint32_t w = 0; w < GM_BITS_WORDS(n->n_sources); w++)
         for (uint64_t b = n->inj_busy[w]; b; b &= b - 1) {
             uint32_t i = w * 64 + ctz64(b);
-            if (!n->inj[i].q_count)
+            if (!gm_ni_inject_may_send(&n->inj[i]))
                 continue; /* nothing to send: its port was left 0 */
             gm_router_flit *f = direct ? &in0[i] : n->src[i].flit;
             gm_ni_inject_eval(&n->inj[i], f);

@@ -134,7 +134,7 @@ static uint32_t next_vc(const gm_ni_inject *ni, const gm_ni_pkt *p)
 void gm_ni_inject_eval(const gm_ni_inject *ni, gm_router_flit *out)
 {
     *out = (gm_router_flit){0};
-    if (ni->q_count == 0)
+    if (!gm_ni_inject_may_send(ni))
         return;
     const gm_ni_pkt *p = &ni->q[ni->q_head];
     uint32_t vc = next_vc(ni, p);
@@ -179,7 +179,12 @@ void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_flit *sent,
     } else if (ni->q_count) {
         ni->stall_cycles++;
     }
-    if (credit && credit->credit_valid) {
+    bool credited = credit && credit->credit_valid;
+    /* A packet is queued, nothing was sent and no credit came: eval's
+     * inputs are unchanged. A push adds behind the front packet, which
+     * eval never reads. */
+    ni->blocked = !f.flit_valid && ni->q_count && !credited;
+    if (credited) {
         uint32_t vc = credit->credit_vc;
         assert(vc < ni->vcs && ni->unc_count[vc] > 0);
         uint32_t dest = ni->unc_dest[vc * ni->depth + ni->unc_head[vc]];

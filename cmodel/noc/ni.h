@@ -82,6 +82,10 @@ typedef struct gm_ni_inject {
     uint16_t *unc_head;         /* [vcs] */
     uint16_t *unc_count;        /* [vcs] = depth - credit[vc] */
     uint32_t uncredited;        /* sum of unc_count */
+    /* derived, for speed only: the last edge had a packet queued, sent
+     * nothing and took no credit, so the registers eval reads are as
+     * they were and it would find no credit again */
+    bool blocked;
     /* statistics */
     uint64_t flits_sent;
     uint64_t stall_cycles;      /* cycles with a packet queued and no flit sent */
@@ -100,6 +104,13 @@ static inline bool gm_ni_inject_has_room(const gm_ni_inject *ni)
 static inline bool gm_ni_inject_idle(const gm_ni_inject *ni)
 {
     return ni->q_count == 0 && ni->uncredited == 0;
+}
+
+/* False when gm_ni_inject_eval gives no flit for certain: nothing is
+ * queued, or the front packet still waits for a credit. */
+static inline bool gm_ni_inject_may_send(const gm_ni_inject *ni)
+{
+    return ni->q_count && !ni->blocked;
 }
 
 /* Queues a packet (call only with room; dest < n_dest, flits >= 1). */
