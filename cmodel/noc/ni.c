@@ -151,7 +151,7 @@ void gm_ni_inject_eval(const gm_ni_inject *ni, gm_router_flit *out)
     };
 }
 
-void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_flit *sent,
+void gm_ni_inject_move(gm_ni_inject *ni, const gm_router_flit *sent,
                        const gm_router_credit *credit)
 {
     const gm_router_flit f = *sent;
@@ -179,12 +179,8 @@ void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_flit *sent,
     } else if (ni->q_count) {
         ni->stall_cycles++;
     }
-    bool credited = credit && credit->credit_valid;
-    /* A packet is queued, nothing was sent and no credit came: eval's
-     * inputs are unchanged. A push adds behind the front packet, which
-     * eval never reads. */
-    ni->blocked = !f.flit_valid && ni->q_count && !credited;
-    if (credited) {
+    ni->blocked = false; /* a flit was sent or a credit came */
+    if (credit && credit->credit_valid) {
         uint32_t vc = credit->credit_vc;
         assert(vc < ni->vcs && ni->unc_count[vc] > 0);
         uint32_t dest = ni->unc_dest[vc * ni->depth + ni->unc_head[vc]];
@@ -232,11 +228,6 @@ void gm_ni_eject_free(gm_ni_eject *ni)
     free(ni->asm_seq);
     free(ni->q);
     *ni = (gm_ni_eject){0};
-}
-
-void gm_ni_eject_eval(const gm_ni_eject *ni, gm_router_credit *out)
-{
-    *out = ni->credit;
 }
 
 /* Reassembly of one drained flit on its VC. Packets never interleave on a

@@ -118,12 +118,27 @@ void gm_ni_inject_push(gm_ni_inject *ni, uint32_t handle, uint32_t dest,
                        uint32_t flits);
 /* Moore output to the router input: the next flit, if it may be sent. */
 void gm_ni_inject_eval(const gm_ni_inject *ni, gm_router_flit *out);
+/* The edges at which a flit is sent or a credit taken (ni.c). */
+void gm_ni_inject_move(gm_ni_inject *ni, const gm_router_flit *sent,
+                       const gm_router_credit *credit);
+
 /* Clock edge: `sent`, the flit gm_ni_inject_eval gave in this cycle
  * (handed back so it is not computed twice), is sent, the credit (from
- * the router's in_credit port) is taken. With no packet queued and no
- * credit valid the edge changes nothing. */
-void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_flit *sent,
-                       const gm_router_credit *credit);
+ * the router's in_credit port) is taken. With neither, only the stall is
+ * counted, inline: most edges of a busy network are of that kind. */
+static inline void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_flit *sent,
+                                     const gm_router_credit *credit)
+{
+    if (sent->flit_valid || (credit && credit->credit_valid)) {
+        gm_ni_inject_move(ni, sent, credit);
+        return;
+    }
+    /* A queued packet that sent nothing and got no credit stays blocked:
+     * eval's inputs are unchanged (a push adds behind the front packet,
+     * which eval never reads). */
+    ni->blocked = ni->q_count != 0;
+    ni->stall_cycles += ni->blocked;
+}
 
 /* ---- ejection NI ---- */
 
@@ -155,7 +170,10 @@ static inline bool gm_ni_eject_idle(const gm_ni_eject *ni)
 }
 
 /* Moore output to the router's out_credit port. */
-void gm_ni_eject_eval(const gm_ni_eject *ni, gm_router_credit *out);
+static inline void gm_ni_eject_eval(const gm_ni_eject *ni, gm_router_credit *out)
+{
+    *out = ni->credit;
+}
 /* Clock edge: drains the oldest flit (a tail only when the completed
  * queue has room, judged before this edge's gm_ni_eject_pop), then stores
  * the flit arriving from the router output. */
