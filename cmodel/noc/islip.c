@@ -14,6 +14,8 @@ static inline uint32_t ctz64(uint64_t x)
 uint32_t gm_rr_search(const uint64_t *m, uint32_t n, uint32_t start)
 {
     assert(n >= 1 && start < n);
+    if (n <= 64)
+        return gm_rr_search_word(m[0], start);
     uint32_t words = GM_BITS_WORDS(n);
     uint32_t w = start >> 6;
     uint64_t at_or_after = m[w] & (~0ull << (start & 63));
@@ -34,18 +36,6 @@ void gm_rr_init(gm_rr_arb *a, uint32_t n)
     assert(n >= 1 && n <= GM_ISLIP_MAX);
     a->n = (uint16_t)n;
     a->ptr = 0;
-}
-
-uint32_t gm_rr_grant(const gm_rr_arb *a, const uint64_t *req)
-{
-    return gm_rr_search(req, a->n, a->ptr);
-}
-
-void gm_rr_tick(gm_rr_arb *a, const uint64_t *req, bool advance)
-{
-    uint32_t g = gm_rr_grant(a, req);
-    if (advance && g != GM_ISLIP_NONE)
-        a->ptr = (uint16_t)((g + 1) % a->n);
 }
 
 int gm_islip_init(gm_islip *s, uint32_t n_req, uint32_t n_res, uint32_t iters,
@@ -76,9 +66,61 @@ void gm_islip_free(gm_islip *s)
     *s = (gm_islip){0};
 }
 
+/* gm_islip_alloc for n_req <= 64 and n_res <= 64: the same steps in the
+ * same order, with every set one word held in a register. The small
+ * crossbars of the designs (8x4 with 4 VCs: 32 input VCs) are all of this
+ * size, and for them the word loops cost more than the matching. */
+static uint32_t alloc_one_word(const gm_islip *s, const uint64_t *req,
+                               gm_islip_match *out)
+{
+    const uint32_t ns = s->n_res;
+    uint64_t live = s->res_hint ? s->res_hint[0] : ~0ull;
+    if (ns < 64)
+        live &= (1ull << ns) - 1;
+    uint64_t req_matched = 0;
+    uint8_t g_req[64], g_res[64], best_res[64], best_dist[64];
+    uint32_t n = 0;
+    for (uint32_t it = 0; it < s->iters; it++) {
+        uint32_t ng = 0;
+        uint64_t granted = 0;
+        for (uint64_t bits = live; bits; bits &= bits - 1) {
+            uint32_t j = ctz64(bits);
+            uint64_t cand = req[j] & ~req_matched;
+            if (!cand) {
+                live &= ~(1ull << j);
+                continue;
+            }
+            uint32_t i = gm_rr_search_word(cand, s->grant_ptr[j]);
+            uint32_t a = s->accept_ptr[i];
+            uint32_t dist = j >= a ? j - a : j + ns - a;
+            g_req[ng] = (uint8_t)i;
+            g_res[ng] = (uint8_t)j;
+            ng++;
+            if (!(granted >> i & 1) || dist < best_dist[i]) {
+                best_res[i] = (uint8_t)j;
+                best_dist[i] = (uint8_t)dist;
+            }
+            granted |= 1ull << i;
+        }
+        if (ng == 0)
+            break;
+        for (uint32_t g = 0; g < ng; g++) {
+            uint32_t i = g_req[g], j = g_res[g];
+            if (best_res[i] != j)
+                continue;
+            out[n++] = (gm_islip_match){(uint16_t)i, (uint16_t)j, (uint8_t)it};
+            req_matched |= 1ull << i;
+            live &= ~(1ull << j);
+        }
+    }
+    return n;
+}
+
 uint32_t gm_islip_alloc(const gm_islip *s, const uint64_t *req,
                         gm_islip_match *out)
 {
+    if (s->n_req <= 64 && s->n_res <= 64)
+        return alloc_one_word(s, req, out);
     const uint32_t nr = s->n_req, ns = s->n_res;
     const uint32_t words = GM_BITS_WORDS(nr), rwords = GM_BITS_WORDS(ns);
     uint64_t req_matched[MAX_WORDS];

@@ -63,6 +63,15 @@ static inline bool gm_bit_test(const uint64_t *m, uint32_t k)
  * (0 <= start < n). Returns the winning index or GM_ISLIP_NONE. */
 uint32_t gm_rr_search(const uint64_t *m, uint32_t n, uint32_t start);
 
+/* The same search over a set of at most 64 elements held in one word. */
+static inline uint32_t gm_rr_search_word(uint64_t m, uint32_t start)
+{
+    if (!m)
+        return GM_ISLIP_NONE;
+    uint64_t at_or_after = m & (~0ull << start);
+    return (uint32_t)__builtin_ctzll(at_or_after ? at_or_after : m);
+}
+
 /* ---- round-robin arbiter with a separate advance input ---- */
 
 typedef struct gm_rr_arb {
@@ -71,10 +80,24 @@ typedef struct gm_rr_arb {
 } gm_rr_arb;
 
 void gm_rr_init(gm_rr_arb *a, uint32_t n);
-/* Combinational: the candidate the arbiter grants, or GM_ISLIP_NONE. */
-uint32_t gm_rr_grant(const gm_rr_arb *a, const uint64_t *req);
+
+/* Combinational: the candidate the arbiter grants, or GM_ISLIP_NONE.
+ * Inline, with the one-word search for arbiters of up to 64 (the
+ * router's VC arbiters), as the router calls it for every input. */
+static inline uint32_t gm_rr_grant(const gm_rr_arb *a, const uint64_t *req)
+{
+    if (a->n <= 64)
+        return gm_rr_search_word(req[0], a->ptr);
+    return gm_rr_search(req, a->n, a->ptr);
+}
+
 /* Clock edge: ptr <- grant + 1 (mod n) when advance and a grant exists. */
-void gm_rr_tick(gm_rr_arb *a, const uint64_t *req, bool advance);
+static inline void gm_rr_tick(gm_rr_arb *a, const uint64_t *req, bool advance)
+{
+    uint32_t g = gm_rr_grant(a, req);
+    if (advance && g != GM_ISLIP_NONE)
+        a->ptr = (uint16_t)((g + 1) % a->n);
+}
 
 /* ---- iSLIP allocator ---- */
 

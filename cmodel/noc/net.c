@@ -294,6 +294,8 @@ static inline bool drive_from_nis(gm_net *n, bool direct)
     for (uint32_t w = 0; w < GM_BITS_WORDS(n->n_sources); w++)
         for (uint64_t b = n->inj_busy[w]; b; b &= b - 1) {
             uint32_t i = w * 64 + ctz64(b);
+            if (!gm_ni_inject_may_send(&n->inj[i]))
+                continue; /* nothing to send: its port was left 0 */
             gm_router_flit *f = direct ? &in0[i] : n->src[i].flit;
             gm_ni_inject_eval(&n->inj[i], f);
             any |= f->flit_valid;
@@ -437,14 +439,18 @@ static inline void tick_inject(gm_net *n, bool direct)
             gm_ni_inject *ni = &n->inj[i];
             gm_router_flit *f = direct ? &in0[i] : n->src[i].flit;
             bool live = direct ? live0 : n->src[i].router->live;
+            const gm_router_credit *cr = direct ? &credit0[i] : n->src[i].credit;
+            if (!live)
+                cr = &none;
+            if (!ni->q_count && !cr->credit_valid)
+                continue; /* waits for credits, none came: no change */
             if (f->flit_valid) {
                 n->st.flits_in++;
                 n->st.in_flits[i]++;
             } else if (ni->q_count) {
                 n->st.in_stall[i]++;
             }
-            const gm_router_credit *cr = direct ? &credit0[i] : n->src[i].credit;
-            gm_ni_inject_tick(ni, live ? cr : &none);
+            gm_ni_inject_tick(ni, f, cr);
             *f = (gm_router_flit){0};
             set_busy(n->inj_busy, i, !gm_ni_inject_idle(ni));
         }

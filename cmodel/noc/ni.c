@@ -134,7 +134,7 @@ static uint32_t next_vc(const gm_ni_inject *ni, const gm_ni_pkt *p)
 void gm_ni_inject_eval(const gm_ni_inject *ni, gm_router_flit *out)
 {
     *out = (gm_router_flit){0};
-    if (ni->q_count == 0)
+    if (!gm_ni_inject_may_send(ni))
         return;
     const gm_ni_pkt *p = &ni->q[ni->q_head];
     uint32_t vc = next_vc(ni, p);
@@ -151,10 +151,10 @@ void gm_ni_inject_eval(const gm_ni_inject *ni, gm_router_flit *out)
     };
 }
 
-void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_credit *credit)
+void gm_ni_inject_move(gm_ni_inject *ni, const gm_router_flit *sent,
+                       const gm_router_credit *credit)
 {
-    gm_router_flit f;
-    gm_ni_inject_eval(ni, &f);
+    const gm_router_flit f = *sent;
     if (f.flit_valid) {
         uint32_t vc = f.flit_vc, dest = f.flit_dest;
         assert(ni->credit[vc] > 0 && ni->unc_count[vc] < ni->depth);
@@ -179,6 +179,7 @@ void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_credit *credit)
     } else if (ni->q_count) {
         ni->stall_cycles++;
     }
+    ni->blocked = false; /* a flit was sent or a credit came */
     if (credit && credit->credit_valid) {
         uint32_t vc = credit->credit_vc;
         assert(vc < ni->vcs && ni->unc_count[vc] > 0);
@@ -227,11 +228,6 @@ void gm_ni_eject_free(gm_ni_eject *ni)
     free(ni->asm_seq);
     free(ni->q);
     *ni = (gm_ni_eject){0};
-}
-
-void gm_ni_eject_eval(const gm_ni_eject *ni, gm_router_credit *out)
-{
-    *out = ni->credit;
 }
 
 /* Reassembly of one drained flit on its VC. Packets never interleave on a

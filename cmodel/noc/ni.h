@@ -82,6 +82,10 @@ typedef struct gm_ni_inject {
     uint16_t *unc_head;         /* [vcs] */
     uint16_t *unc_count;        /* [vcs] = depth - credit[vc] */
     uint32_t uncredited;        /* sum of unc_count */
+    /* derived, for speed only: the last edge had a packet queued, sent
+     * nothing and took no credit, so the registers eval reads are as
+     * they were and it would find no credit again */
+    bool blocked;
     /* statistics */
     uint64_t flits_sent;
     uint64_t stall_cycles;      /* cycles with a packet queued and no flit sent */
@@ -102,14 +106,39 @@ static inline bool gm_ni_inject_idle(const gm_ni_inject *ni)
     return ni->q_count == 0 && ni->uncredited == 0;
 }
 
+/* False when gm_ni_inject_eval gives no flit for certain: nothing is
+ * queued, or the front packet still waits for a credit. */
+static inline bool gm_ni_inject_may_send(const gm_ni_inject *ni)
+{
+    return ni->q_count && !ni->blocked;
+}
+
 /* Queues a packet (call only with room; dest < n_dest, flits >= 1). */
 void gm_ni_inject_push(gm_ni_inject *ni, uint32_t handle, uint32_t dest,
                        uint32_t flits);
 /* Moore output to the router input: the next flit, if it may be sent. */
 void gm_ni_inject_eval(const gm_ni_inject *ni, gm_router_flit *out);
-/* Clock edge: the flit of gm_ni_inject_eval is sent, the credit (from the
- * router's in_credit port) is taken. */
-void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_credit *credit);
+/* The edges at which a flit is sent or a credit taken (ni.c). */
+void gm_ni_inject_move(gm_ni_inject *ni, const gm_router_flit *sent,
+                       const gm_router_credit *credit);
+
+/* Clock edge: `sent`, the flit gm_ni_inject_eval gave in this cycle
+ * (handed back so it is not computed twice), is sent, the credit (from
+ * the router's in_credit port) is taken. With neither, only the stall is
+ * counted, inline: most edges of a busy network are of that kind. */
+static inline void gm_ni_inject_tick(gm_ni_inject *ni, const gm_router_flit *sent,
+                                     const gm_router_credit *credit)
+{
+    if (sent->flit_valid || (credit && credit->credit_valid)) {
+        gm_ni_inject_move(ni, sent, credit);
+        return;
+    }
+    /* A queued packet that sent nothing and got no credit stays blocked:
+     * eval's inputs are unchanged (a push adds behind the front packet,
+     * which eval never reads). */
+    ni->blocked = ni->q_count != 0;
+    ni->stall_cycles += ni->blocked;
+}
 
 /* ---- ejection NI ---- */
 
@@ -141,7 +170,10 @@ static inline bool gm_ni_eject_idle(const gm_ni_eject *ni)
 }
 
 /* Moore output to the router's out_credit port. */
-void gm_ni_eject_eval(const gm_ni_eject *ni, gm_router_credit *out);
+static inline void gm_ni_eject_eval(const gm_ni_eject *ni, gm_router_credit *out)
+{
+    *out = ni->credit;
+}
 /* Clock edge: drains the oldest flit (a tail only when the completed
  * queue has room, judged before this edge's gm_ni_eject_pop), then stores
  * the flit arriving from the router output. */

@@ -22,6 +22,25 @@ static inline uint32_t min_u32(uint32_t a, uint32_t b)
     return a < b ? a : b;
 }
 
+/* Sets of one word are the common case (every router of up to 64 ports,
+ * and VC allocation up to 64 input VCs); gcc would make a loop a libc
+ * call, which costs more than the word. */
+static inline void clear_words(uint64_t *m, uint32_t words)
+{
+    if (words == 1)
+        m[0] = 0;
+    else
+        memset(m, 0, words * sizeof *m);
+}
+
+static inline void copy_words(uint64_t *dst, const uint64_t *src, uint32_t words)
+{
+    if (words == 1)
+        dst[0] = src[0];
+    else
+        memcpy(dst, src, words * sizeof *dst);
+}
+
 static int check_cfg(const gm_router_cfg *c, gm_error *err)
 {
     if (c->n_in < 1 || c->n_in > GM_ROUTER_MAX_PORTS || c->n_out < 1 ||
@@ -74,6 +93,9 @@ int gm_router_init(gm_router *r, const gm_router_cfg *cfg, gm_error *err)
     r->pipe = calloc((size_t)cfg->stages * m, sizeof *r->pipe);
     r->credit = calloc(n, sizeof *r->credit);
     r->vc_nonempty = calloc(n, sizeof *r->vc_nonempty);
+    r->vc_has_ovc = calloc(n, sizeof *r->vc_has_ovc);
+    r->vc_can_send = calloc(n, sizeof *r->vc_can_send);
+    r->ovc_holder = calloc(nov, sizeof *r->ovc_holder);
     r->in_busy = calloc(r->w_in, sizeof *r->in_busy);
     r->pipe_mask = calloc((size_t)cfg->stages * r->w_out, sizeof *r->pipe_mask);
     r->credit_mask = calloc(r->w_in, sizeof *r->credit_mask);
@@ -93,7 +115,8 @@ int gm_router_init(gm_router *r, const gm_router_cfg *cfg, gm_error *err)
         !r->ivc_oport || !r->ivc_ovc || !r->ovc_busy || !r->ovc_credit ||
         !r->va_grant_ptr || !r->va_accept_ptr || !r->sa_grant_ptr ||
         !r->sa_accept_ptr || !r->vc_arb || !r->pipe || !r->credit ||
-        !r->vc_nonempty || !r->in_busy || !r->pipe_mask || !r->credit_mask ||
+        !r->vc_nonempty || !r->vc_has_ovc || !r->vc_can_send || !r->ovc_holder ||
+        !r->in_busy || !r->pipe_mask || !r->credit_mask ||
         !r->va_req || !r->va_port_mask || !r->va_cols || !r->va_tmp ||
         !r->sa_req || !r->sa_out_mask || !r->sa_elig || !r->sa_inputs || !r->sa_vc ||
         !r->sa_tmp || !r->va_grants || !r->sa_grants) {
@@ -126,6 +149,9 @@ void gm_router_free(gm_router *r)
     free(r->pipe);
     free(r->credit);
     free(r->vc_nonempty);
+    free(r->vc_has_ovc);
+    free(r->vc_can_send);
+    free(r->ovc_holder);
     free(r->in_busy);
     free(r->pipe_mask);
     free(r->credit_mask);
@@ -190,36 +216,34 @@ static const gm_router_entry *front(const gm_router *r, uint32_t iv)
 
 /* ---- Step 1: requests, from the registers ---- */
 
-/* One pass over the input VCs that hold flits. A VC whose front packet has
+/* One pass over the inputs that hold flits. A VC whose front packet has
  * no output VC asks VA for its destination port; a VC that has one asks
- * SA when that output VC has a credit. */
+ * SA when that output VC has a credit (vc_can_send), so VCs waiting for
+ * credits are not visited. */
 static void collect_requests(gm_router *r)
 {
     const uint32_t v = r->cfg.vcs;
-    memset(r->va_port_mask, 0, r->w_out * sizeof *r->va_port_mask);
+    clear_words(r->va_port_mask, r->w_out);
     r->n_sa_inputs = 0;
     for (uint32_t w = 0; w < r->w_in; w++) {
         for (uint64_t bits = r->in_busy[w]; bits; bits &= bits - 1) {
             uint32_t i = w * 64 + ctz64(bits);
-            uint64_t elig = 0;
-            for (uint64_t vb = r->vc_nonempty[i]; vb; vb &= vb - 1) {
-                uint32_t vc = ctz64(vb), iv = i * v + vc;
-                if (!r->ivc_has_ovc[iv]) {
-                    const gm_router_entry *e = front(r, iv);
-                    assert(e->head_tail & HEAD); /* wormhole protocol */
-                    uint32_t p = e->dest;
-                    if (!(~r->ovc_busy[p] & vc_mask(v)))
-                        continue; /* no free output VC: VA cannot grant */
-                    uint64_t *col = r->va_req + (size_t)p * r->w_iv;
-                    if (!gm_bit_test(r->va_port_mask, p)) {
-                        gm_bit_set(r->va_port_mask, p);
-                        memset(col, 0, r->w_iv * sizeof *col);
-                    }
-                    gm_bit_set(col, iv);
-                } else if (r->ovc_credit[r->ivc_oport[iv] * v + r->ivc_ovc[iv]]) {
-                    elig |= 1ull << vc;
+            uint64_t nonempty = r->vc_nonempty[i];
+            for (uint64_t vb = nonempty & ~r->vc_has_ovc[i]; vb; vb &= vb - 1) {
+                uint32_t iv = i * v + ctz64(vb);
+                const gm_router_entry *e = front(r, iv);
+                assert(e->head_tail & HEAD); /* wormhole protocol */
+                uint32_t p = e->dest;
+                if (!(~r->ovc_busy[p] & vc_mask(v)))
+                    continue; /* no free output VC: VA cannot grant */
+                uint64_t *col = r->va_req + (size_t)p * r->w_iv;
+                if (!gm_bit_test(r->va_port_mask, p)) {
+                    gm_bit_set(r->va_port_mask, p);
+                    clear_words(col, r->w_iv);
                 }
+                gm_bit_set(col, iv);
             }
+            uint64_t elig = nonempty & r->vc_can_send[i];
             if (elig) {
                 r->sa_elig[i] = elig;
                 r->sa_inputs[r->n_sa_inputs++] = (uint16_t)i;
@@ -256,7 +280,7 @@ static void allocate_vcs(gm_router *r)
             /* Only the free VCs' columns are filled: the hint keeps the
              * allocator off the others, whose columns would be empty. */
             for (uint64_t fb = free_vcs; fb; fb &= fb - 1)
-                memcpy(r->va_cols + (size_t)ctz64(fb) * w_iv, col, w_iv * sizeof *col);
+                copy_words(r->va_cols + (size_t)ctz64(fb) * w_iv, col, w_iv);
             gm_islip view = va_view(r, p);
             view.res_hint = &free_vcs;
             uint32_t n = gm_islip_alloc(&view, r->va_cols, r->va_tmp);
@@ -314,7 +338,7 @@ static void allocate_switch(gm_router *r)
     for (uint32_t k = 0; k < r->n_sa_inputs; k++) {
         uint32_t i = r->sa_inputs[k];
         uint32_t o = r->ivc_oport[i * v + r->sa_vc[i]];
-        memset(r->sa_req + (size_t)o * r->w_in, 0, r->w_in * sizeof *r->sa_req);
+        clear_words(r->sa_req + (size_t)o * r->w_in, r->w_in);
         gm_bit_clear(r->sa_out_mask, o);
     }
 }
@@ -375,7 +399,8 @@ static void commit_switch(gm_router *r)
         uint32_t ovc = r->ivc_ovc[iv];
         gm_router_entry e = pop_flit(r, g->in, g->vc);
         assert(r->ovc_credit[g->out * v + ovc] > 0);
-        r->ovc_credit[g->out * v + ovc]--;
+        if (--r->ovc_credit[g->out * v + ovc] == 0)
+            r->vc_can_send[g->in] &= ~(1ull << g->vc);
         stage0[g->out] = (gm_router_flit){
             .flit_valid = 1,
             .flit_vc = (uint8_t)ovc,
@@ -395,6 +420,8 @@ static void commit_switch(gm_router *r)
              * and the input VC's next packet must allocate again. */
             r->ovc_busy[g->out] &= ~(1ull << ovc);
             r->ivc_has_ovc[iv] = 0;
+            r->vc_has_ovc[g->in] &= ~(1ull << g->vc);
+            r->vc_can_send[g->in] &= ~(1ull << g->vc);
         }
     }
     /* The VC arbiter of an input advances only when that input won the
@@ -416,10 +443,16 @@ static void commit_vcs(gm_router *r)
         const gm_router_va_grant *g = &r->va_grants[k];
         uint32_t p = g->out_vc / v, ovc = g->out_vc % v;
         assert(!(r->ovc_busy[p] >> ovc & 1));
+        uint32_t i = g->in_vc / v;
+        uint64_t bit = 1ull << (g->in_vc % v);
         r->ivc_has_ovc[g->in_vc] = 1;
         r->ivc_oport[g->in_vc] = (uint16_t)p;
         r->ivc_ovc[g->in_vc] = (uint8_t)ovc;
         r->ovc_busy[p] |= 1ull << ovc;
+        r->ovc_holder[g->out_vc] = g->in_vc;
+        r->vc_has_ovc[i] |= bit;
+        if (r->ovc_credit[g->out_vc])
+            r->vc_can_send[i] |= bit;
         /* Pointer rule, applied through the per-port view. */
         gm_islip view = va_view(r, p);
         gm_islip_match m = {g->in_vc, (uint16_t)ovc, g->iter};
@@ -438,7 +471,10 @@ static void take_credits(gm_router *r, const gm_router_in *in)
         assert(c->credit_vc < v);
         uint16_t *cr = &r->ovc_credit[o * v + c->credit_vc];
         assert(*cr < r->cfg.depth); /* downstream returned more than it got */
-        (*cr)++;
+        if ((*cr)++ == 0 && (r->ovc_busy[o] >> c->credit_vc & 1)) {
+            uint32_t iv = r->ovc_holder[o * v + c->credit_vc];
+            r->vc_can_send[iv / v] |= 1ull << (iv % v);
+        }
     }
 }
 

@@ -140,6 +140,11 @@ typedef struct gm_router {
                                    % stages) * n_out + o]; rotating the base
                                    shifts all stages at once */
     uint64_t *vc_nonempty;      /* [n_in] bit v: buffer of input VC v not empty */
+    uint64_t *vc_has_ovc;       /* [n_in] bit v: ivc_has_ovc of input VC v */
+    uint64_t *vc_can_send;      /* [n_in] bit v: input VC v holds an output VC
+                                   that has a credit */
+    uint16_t *ovc_holder;       /* [n_out*vcs] input VC holding each busy
+                                   output VC */
     uint64_t *in_busy;          /* [words(n_in)] inputs with a non-empty VC */
     uint64_t *pipe_mask;        /* [stages*words(n_out)] valid flits per slot */
     uint64_t *credit_mask;      /* [words(n_in)] valid upstream credit registers */

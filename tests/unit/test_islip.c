@@ -239,6 +239,7 @@ static void test_islip_reference_word_boundaries(void **state)
     (void)state;
     static const uint32_t sz[][2] = {
         {63, 64}, {64, 63}, {65, 65}, {127, 33}, {128, 128}, {80, 32}, {32, 80},
+        {64, 64}, {32, 4}, {40, 8}, {8, 10},
     };
     for (size_t k = 0; k < sizeof sz / sizeof sz[0]; k++)
         for (uint32_t iters = 1; iters <= 3; iters += 2)

@@ -234,6 +234,27 @@ static void check_credit_invariant(const bench *b)
         }
 }
 
+/* The derived per-input masks the router keeps for speed agree with the
+ * registers they summarize: a VC holds an output VC exactly when
+ * ivc_has_ovc says so, may send exactly when that output VC has a credit,
+ * and the output VC names it as its holder. */
+static void check_derived_masks(const bench *b)
+{
+    const gm_router *r = &b->r;
+    const uint32_t v = b->cfg.vcs;
+    for (uint32_t i = 0; i < b->cfg.n_in; i++)
+        for (uint32_t vc = 0; vc < v; vc++) {
+            uint32_t iv = i * v + vc;
+            bool has = r->ivc_has_ovc[iv];
+            uint32_t ov = r->ivc_oport[iv] * v + r->ivc_ovc[iv];
+            assert_int_equal(r->vc_has_ovc[i] >> vc & 1, has);
+            assert_int_equal(r->vc_can_send[i] >> vc & 1,
+                             has && r->ovc_credit[ov] > 0);
+            if (has)
+                assert_int_equal(r->ovc_holder[ov], iv);
+        }
+}
+
 /* Switch allocation: at most one flit per input and per output. */
 static void check_sa_grants(const bench *b)
 {
@@ -329,6 +350,7 @@ static void bench_cycle(bench *b)
     b->cycle++;
     check_credit_invariant(b);
     check_sa_grants(b);
+    check_derived_masks(b);
 }
 
 static bool bench_quiet(const bench *b)
