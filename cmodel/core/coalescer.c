@@ -33,17 +33,23 @@ static void add_line(gm_coalesced *o, uint64_t line, uint8_t sectors)
 static bool coalesce_one_line(const gm_inst *in, uint32_t mask, gm_coalesced *out)
 {
     uint64_t last = (uint64_t)in->width - 1;
-    uint64_t line = in->addr[__builtin_ctz(mask)] & ~LINE_MASK;
-    unsigned sectors = 0;
-    while (mask) {
-        int lane = __builtin_ctz(mask);
-        mask &= mask - 1;
+    uint32_t first = (uint32_t)__builtin_ctz(mask);
+    uint64_t line = in->addr[first] & ~LINE_MASK;
+    /* A store per touched sector is cheaper than building the mask lane
+     * by lane (variable shifts). */
+    uint8_t seen[GM_SECTORS_PER_LINE] = {0};
+    for (uint32_t lane = first; lane < GM_WARP_SIZE; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
         uint64_t a = in->addr[lane], e = a + last;
         if (((a ^ line) | (e ^ line)) & ~LINE_MASK)
             return false;
-        sectors |= 1u << ((a / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE);
-        sectors |= 1u << ((e / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE);
+        seen[(a / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE] = 1;
+        seen[(e / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE] = 1;
     }
+    unsigned sectors = 0;
+    for (unsigned s = 0; s < GM_SECTORS_PER_LINE; s++)
+        sectors |= (unsigned)seen[s] << s;
     out->n = 1;
     out->line[0].addr = line;
     out->line[0].sectors = (uint8_t)sectors;
