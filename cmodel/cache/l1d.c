@@ -167,12 +167,11 @@ static void complete(gm_l1d *c, gm_req *r, gm_time now)
 }
 
 /* One reply per cycle from fill_in. A line fill writes the data array, so
- * it waits for the data port; other replies go straight to the core. */
-static void take_reply(gm_l1d *c, gm_time now)
+ * it waits for the data port; other replies go straight to the core.
+ * Out of line, as send_miss: most edges have neither to do, and then the
+ * tick saves no registers. */
+static __attribute__((noinline)) void take_reply(gm_l1d *c, gm_req *r, gm_time now)
 {
-    gm_req *r = gm_link_peek(c->p.fill_in, now);
-    if (!r)
-        return;
     if (r->kind == GM_REQ_LOAD) {
         gm_cache_filled f;
         if (!gm_cache_fill(&c->e, r, gm_cache_fill_mask(&c->e, r), now, &f))
@@ -191,18 +190,25 @@ static void take_reply(gm_l1d *c, gm_time now)
     complete(c, r, now);
 }
 
+static __attribute__((noinline)) void send_miss(gm_l1d *c, gm_time now)
+{
+    if (!gm_link_can_push(c->p.miss_out, now))
+        return;
+    gm_req *r = c->missq[c->missq_head];
+    c->missq_head = (c->missq_head + 1) % c->cfg.miss_queue;
+    c->missq_count--;
+    c->changes++;
+    gm_link_push(c->p.miss_out, r, now);
+    c->outstanding++;
+}
+
 void gm_l1d_tick(gm_l1d *c, gm_time now)
 {
-    if (c->outstanding)
-        take_reply(c, now);
-    if (c->missq_count && gm_link_can_push(c->p.miss_out, now)) {
-        gm_req *r = c->missq[c->missq_head];
-        c->missq_head = (c->missq_head + 1) % c->cfg.miss_queue;
-        c->missq_count--;
-        c->changes++;
-        gm_link_push(c->p.miss_out, r, now);
-        c->outstanding++;
-    }
+    gm_req *r;
+    if (c->outstanding && (r = gm_link_peek(c->p.fill_in, now)) != 0)
+        take_reply(c, r, now);
+    if (c->missq_count)
+        send_miss(c, now);
 }
 
 gm_req *gm_l1d_pop_done(gm_l1d *c, gm_time now)

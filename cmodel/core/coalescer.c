@@ -1,5 +1,6 @@
 #include "core/coalescer.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "sim/req.h"
@@ -24,6 +25,38 @@ static void add_line(gm_coalesced *o, uint64_t line, uint8_t sectors)
     o->n++;
 }
 
+/* The common case: every active lane's bytes lie in one line. With a
+ * width of at most one sector a lane touches the sector of its first byte
+ * and that of its last, nothing between, so the line's mask is the OR of
+ * both over the lanes. Returns false (out unchanged) at the first lane
+ * outside the first lane's line; the general walk then starts over. */
+static bool coalesce_one_line(const gm_inst *in, uint32_t mask, gm_coalesced *out)
+{
+    uint64_t last = (uint64_t)in->width - 1;
+    uint32_t first = (uint32_t)__builtin_ctz(mask);
+    uint64_t line = in->addr[first] & ~LINE_MASK;
+    /* A store per touched sector is cheaper than building the mask lane
+     * by lane (variable shifts). */
+    uint8_t seen[GM_SECTORS_PER_LINE] = {0};
+    for (uint32_t lane = first; lane < GM_WARP_SIZE; lane++) {
+        if (!(mask >> lane & 1))
+            continue;
+        uint64_t a = in->addr[lane], e = a + last;
+        if (((a ^ line) | (e ^ line)) & ~LINE_MASK)
+            return false;
+        seen[(a / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE] = 1;
+        seen[(e / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE] = 1;
+    }
+    unsigned sectors = 0;
+    for (unsigned s = 0; s < GM_SECTORS_PER_LINE; s++)
+        sectors |= (unsigned)seen[s] << s;
+    out->n = 1;
+    out->line[0].addr = line;
+    out->line[0].sectors = (uint8_t)sectors;
+    out->nsectors = (uint32_t)(0x4332322132212110ull >> (4u * sectors)) & 0xfu;
+    return true;
+}
+
 int gm_coalesce(const gm_inst *in, gm_coalesced *out)
 {
     out->n = 0;
@@ -33,6 +66,8 @@ int gm_coalesce(const gm_inst *in, gm_coalesced *out)
         return 0;
     if (in->width == 0 || in->width > GM_COALESCE_MAX_WIDTH)
         return -1;
+    if (in->width <= GM_SECTOR_BYTES && coalesce_one_line(in, mask, out))
+        return 1;
     uint64_t last = (uint64_t)in->width - 1;
     /* Pieces of consecutive lanes usually fall in the same line: gather
      * their sectors here and insert the line once it changes. */

@@ -166,6 +166,8 @@ int gm_core_init(gm_core *c, const gm_config *cfg, uint32_t id,
         c->free_recs = &c->recs[i];
     }
     c->free_warps = cfg->core.max_warps;
+    for (uint32_t i = 1; i < cfg->core.schedulers; i++)
+        c->watches_all[i] = cfg->core.warp_sched == GM_SCHED_GTO;
     c->stats.event_hash = 0xcbf29ce484222325ULL;
     return 0;
 }
@@ -186,6 +188,20 @@ void gm_core_attach_port(gm_core *c, gm_core_port port)
 }
 
 /* ---- CTAs ------------------------------------------------------------ */
+
+/* An event that can change the verdict of any scheduler's warps. */
+static void shared_event(gm_core *c)
+{
+    c->events++;
+    c->shared_events++;
+}
+
+/* Whether an issue needs an LD/ST queue slot or a memory record it cannot
+ * have now. */
+static bool ldst_blocked(const gm_core *c)
+{
+    return c->ldst_count == c->cfg->ldst_queue || !c->free_recs;
+}
 
 bool gm_core_can_take_ctas(const gm_core *c, const gm_kernel *k, uint32_t n)
 {
@@ -227,7 +243,7 @@ void gm_core_launch_cta(gm_core *c, const gm_kernel *k, uint32_t cta)
     c->resident_ctas++;
     c->free_warps -= n;
     c->live_warps += n;
-    c->events++;
+    shared_event(c);
 }
 
 /* ---- barrier ---------------------------------------------------------- */
@@ -239,7 +255,7 @@ static void release_barrier_if_complete(gm_core *c, gm_cta_slot *s)
     for (uint64_t m = s->warp_mask; m; m &= m - 1)
         c->ws[__builtin_ctzll(m)].flags &= (uint8_t)~GM_WS_BARRIER;
     s->at_barrier = 0;
-    c->events++;
+    shared_event(c);
 }
 
 static void age_order_remove(gm_core *c, uint32_t wi)
@@ -260,7 +276,7 @@ static uint32_t finish_warp_if_done(gm_core *c, gm_warp *w)
         return 0;
     gm_cta_slot *s = &c->ctas[w->cta_slot];
     c->ws[wi].flags = 0;
-    c->events++;
+    shared_event(c);
     s->warp_mask &= ~(1ULL << wi);
     age_order_remove(c, wi);
     c->free_warps++;
@@ -334,7 +350,7 @@ static inline issue_result quick_verdict(const gm_core *c, const gm_warp_state *
     /* Registers only ever become available, so a head instruction found
      * ready stays ready until it issues. */
     if ((f & (GM_WS_DEPSOK | GM_WS_HEADMEM)) == (GM_WS_DEPSOK | GM_WS_HEADMEM) &&
-        (c->ldst_count == c->cfg->ldst_queue || !c->free_recs))
+        ldst_blocked(c))
         return STALL_LDST;
     return ISSUED; /* meaning: look closer */
 }
@@ -362,7 +378,7 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
         ws->flags |= GM_WS_DEPSOK | (op_is_memory(in->op) ? GM_WS_HEADMEM : 0);
     }
     if (op_is_memory(in->op)) {
-        if (c->ldst_count == c->cfg->ldst_queue || !c->free_recs)
+        if (ldst_blocked(c))
             return STALL_LDST;
         if (in->mask)
             ldst_enqueue(c, w, wi, in);
@@ -428,6 +444,7 @@ static issue_result schedule_gto(gm_core *c, uint32_t sched)
         r = try_issue(c, order[i]);
         if (r == ISSUED) {
             c->last_issued[sched] = order[i];
+            c->watches_all[sched] = false;
             return ISSUED;
         }
         worst = stall_merge(worst, r);
@@ -472,6 +489,17 @@ static uint64_t compute_wake(const gm_core *c, uint32_t sched)
     return until;
 }
 
+/* The events scheduler sched sleeps on. Another scheduler's issue cannot
+ * wake a scheduler that looks only at its own warps: it takes LD/ST
+ * slots and memory records, which only keeps them waiting, and what an
+ * issue releases (a barrier, a finished warp) is a shared event. */
+static uint64_t sleep_key(const gm_core *c, uint32_t sched)
+{
+    if (c->watches_all[sched])
+        return c->events;
+    return c->shared_events + c->own_events[sched];
+}
+
 /* One issue slot. A pass that issues nothing leaves every warp of the
  * scheduler in a state only an event or time can change (a head found
  * blocked records WAITMEM or its wake cycle), so until one of them
@@ -482,7 +510,7 @@ static uint64_t compute_wake(const gm_core *c, uint32_t sched)
 static void schedule(gm_core *c, uint32_t sched)
 {
     issue_result r;
-    if (c->sleep_events[sched] == c->events && c->cycle < c->sleep_until[sched]) {
+    if (c->sleep_events[sched] == sleep_key(c, sched) && c->cycle < c->sleep_until[sched]) {
         r = (issue_result)c->sleep_reason[sched];
     } else {
         uint64_t before = c->events;
@@ -490,8 +518,11 @@ static void schedule(gm_core *c, uint32_t sched)
                                                : schedule_lrr(c, sched);
         if (r == ISSUED) {
             c->events++;
+            /* The issue may have switched which key this scheduler
+             * watches: the old record must not match it by chance. */
+            c->sleep_until[sched] = 0;
         } else if (c->events == before) {
-            c->sleep_events[sched] = before;
+            c->sleep_events[sched] = sleep_key(c, sched);
             c->sleep_until[sched] = compute_wake(c, sched);
             c->sleep_reason[sched] = (uint8_t)r;
         }
@@ -525,9 +556,13 @@ static inline gm_req *new_line_request(gm_core *c, const gm_ldst_entry *e,
 static inline void ldst_advance(gm_core *c, gm_ldst_entry *e)
 {
     if (e->next_line == e->nlines) {
+        bool was_blocked = ldst_blocked(c);
         c->ldst_head = (c->ldst_head + 1) % c->cfg->ldst_queue;
         c->ldst_count--;
-        c->events++;
+        if (was_blocked && !ldst_blocked(c))
+            shared_event(c);
+        else
+            c->events++;
     }
 }
 
@@ -571,9 +606,13 @@ static __attribute__((noinline)) uint32_t complete_request(gm_core *c, gm_req *r
     gm_warp *w = &c->warps[rec->warp];
     reg_clear_pending(w, rec->dst);
     c->ws[rec->warp].flags &= (uint8_t)~GM_WS_WAITMEM;
+    c->own_events[rec->warp % c->cfg->schedulers]++;
     w->outstanding--;
+    bool was_blocked = ldst_blocked(c);
     rec->next_free = c->free_recs;
     c->free_recs = rec;
+    if (was_blocked && !ldst_blocked(c))
+        c->shared_events++; /* events counted above */
     return finish_warp_if_done(c, w);
 }
 

@@ -165,6 +165,17 @@ typedef struct gm_core {
      * event count, and the first cycle a compute result it waits for is
      * written; until either moves, every pass would find the same. */
     uint64_t events;
+    /* Most events touch one scheduler's warps or none, so a scheduler
+     * that looks only at its own warps watches fewer counters:
+     * shared_events (a CTA launched, a warp finished, a barrier
+     * released, the LD/ST queue or the memory records no longer full)
+     * and own_events[s] (a load of one of scheduler s's warps done). */
+    uint64_t shared_events;
+    uint64_t own_events[8];
+    /* GTO starts each scheduler's "last issued" at warp 0, which is
+     * scheduler 0's: until it issues a warp of its own, a scheduler also
+     * looks at that warp and must see every event, as before. */
+    bool watches_all[8];
     uint64_t sleep_until[8];
     uint64_t sleep_events[8];
     uint8_t sleep_reason[8];

@@ -131,8 +131,40 @@ static void test_straddles(void **state)
     assert_int_equal(gm_coalesce(&in, &c), -1);
 }
 
+/* Compares gm_coalesce with a byte-by-byte reference: the set of sectors
+ * the active lanes touch, for addresses in [0x100000, 0x100000 + 81 * 128). */
+static void check_against_bytes(const gm_inst *in)
+{
+    enum { MAXS = (81 * 128 + 128) / 32 + 1 };
+    static uint8_t touched[MAXS];
+    memset(touched, 0, sizeof touched);
+    for (int i = 0; i < GM_WARP_SIZE; i++)
+        if (in->mask >> i & 1)
+            for (uint64_t b = in->addr[i]; b < in->addr[i] + in->width; b++)
+                touched[(b - 0x100000) / 32] = 1;
+    gm_coalesced c;
+    int n = gm_coalesce(in, &c);
+    uint32_t lines = 0, sectors = 0;
+    for (int s = 0; s < MAXS; s += 4) {
+        uint8_t m = 0;
+        for (int k = 0; k < 4 && s + k < MAXS; k++)
+            m |= (uint8_t)(touched[s + k] << k);
+        if (!m)
+            continue;
+        assert_true(lines < c.n);
+        assert_int_equal(c.line[lines].addr, 0x100000 + (uint64_t)s * 32);
+        assert_int_equal(c.line[lines].sectors, m);
+        lines++;
+        sectors += (uint32_t)__builtin_popcount(m);
+    }
+    assert_int_equal(n, (int)lines);
+    assert_int_equal(c.n, lines);
+    assert_int_equal(c.nsectors, sectors);
+    assert_true(c.n <= GM_COALESCE_MAX_LINES);
+}
+
 /* Descending and shuffled addresses come out sorted and de-duplicated;
- * compared with a byte-by-byte reference over random patterns (up to the
+ * compared with the byte-by-byte reference over random patterns (up to the
  * 64-line maximum with misaligned 16 B accesses). */
 static void test_random_vs_reference(void **state)
 {
@@ -147,33 +179,7 @@ static void test_random_vs_reference(void **state)
         uint64_t span = 128u * (1 + gm_prng_below(&p, 80));
         for (int i = 0; i < GM_WARP_SIZE; i++)
             in.addr[i] = 0x100000 + gm_prng_below(&p, span);
-        /* Reference: the set of sectors touched, by walking every byte. */
-        enum { MAXS = (81 * 128 + 128) / 32 + 1 };
-        static uint8_t touched[MAXS];
-        memset(touched, 0, sizeof touched);
-        for (int i = 0; i < GM_WARP_SIZE; i++)
-            if (in.mask >> i & 1)
-                for (uint64_t b = in.addr[i]; b < in.addr[i] + in.width; b++)
-                    touched[(b - 0x100000) / 32] = 1;
-        gm_coalesced c;
-        int n = gm_coalesce(&in, &c);
-        uint32_t lines = 0, sectors = 0;
-        for (int s = 0; s < MAXS; s += 4) {
-            uint8_t m = 0;
-            for (int k = 0; k < 4 && s + k < MAXS; k++)
-                m |= (uint8_t)(touched[s + k] << k);
-            if (!m)
-                continue;
-            assert_true(lines < c.n);
-            assert_int_equal(c.line[lines].addr, 0x100000 + (uint64_t)s * 32);
-            assert_int_equal(c.line[lines].sectors, m);
-            lines++;
-            sectors += (uint32_t)__builtin_popcount(m);
-        }
-        assert_int_equal(n, (int)lines);
-        assert_int_equal(c.n, lines);
-        assert_int_equal(c.nsectors, sectors);
-        assert_true(c.n <= GM_COALESCE_MAX_LINES);
+        check_against_bytes(&in);
     }
     /* The 64-line maximum: every lane straddles a different line pair. */
     gm_inst in = strided(0x7c, 256, 8, 0xffffffffu);
@@ -187,6 +193,28 @@ static void test_random_vs_reference(void **state)
         assert_true(c.line[i - 1].addr < c.line[i].addr);
 }
 
+/* Lanes that mostly share one line (the one-line shortcut), with widths
+ * around a sector and lanes that leave the line at any position: the
+ * first, the last, in between, or by their last byte only. */
+static void test_one_line_vs_reference(void **state)
+{
+    (void)state;
+    gm_prng p;
+    gm_prng_seed(&p, 7, 0);
+    for (int iter = 0; iter < 3000; iter++) {
+        gm_inst in = strided(0, 0, 0, 0);
+        static const uint8_t widths[] = {1, 4, 8, 16, 31, 32, 33, 64};
+        in.width = widths[gm_prng_below(&p, 8)];
+        in.mask = gm_prng_below(&p, 4) ? 0xffffffffu : (uint32_t)gm_prng_next(&p);
+        uint64_t line = 0x100000 + 128u * gm_prng_below(&p, 40);
+        for (int i = 0; i < GM_WARP_SIZE; i++)
+            in.addr[i] = line + gm_prng_below(&p, 129 - in.width);
+        if (gm_prng_below(&p, 2)) /* one lane elsewhere, or straddling */
+            in.addr[gm_prng_below(&p, GM_WARP_SIZE)] = line + gm_prng_below(&p, 256);
+        check_against_bytes(&in);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_partial_mask),
         cmocka_unit_test(test_straddles),
         cmocka_unit_test(test_random_vs_reference),
+        cmocka_unit_test(test_one_line_vs_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

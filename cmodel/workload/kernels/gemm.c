@@ -45,14 +45,16 @@ enum {   /* program points, in issue order (pc++ steps to the next) */
     PC_EXIT, PC_DONE
 };
 
-/* Thread indices of the warp's lanes; recomputed at each call of the
- * generator (cheap next to a chunk of instructions) so the per-warp state
- * is only pc and the loop counter. */
+/* Per lane, the byte addresses the body's loads and stores start from;
+ * recomputed at each call of the generator (cheap next to a chunk of
+ * instructions) so the per-warp state is only pc and the loop counter.
+ * Iteration k adds 4 k to a's and 4 k NJ to b's; c's never moves. */
 typedef struct lanes {
     uint32_t exist;   /* lanes holding a thread */
     uint32_t body;    /* lanes inside the (i < NI && j < NJ) guard */
-    uint32_t i[GM_WARP_SIZE];
-    uint32_t j[GM_WARP_SIZE];
+    uint64_t a[GM_WARP_SIZE];   /* &a[i*NK] */
+    uint64_t b[GM_WARP_SIZE];   /* &b[j] */
+    uint64_t c[GM_WARP_SIZE];   /* &c[i*NJ + j] */
 } lanes;
 
 static void lanes_compute(const gm_kernel *k, const gm_gemm_params *p,
@@ -68,32 +70,25 @@ static void lanes_compute(const gm_kernel *k, const gm_gemm_params *p,
         uint32_t tx = tid % BX, ty = tid / BX;
         uint32_t j = bx * BX + tx;
         uint32_t i = by * BY + ty;
-        L->i[l] = i;
-        L->j[l] = j;
+        L->a[l] = p->a + 4 * (uint64_t)i * p->nk;
+        L->b[l] = p->b + 4 * (uint64_t)j;
+        L->c[l] = p->c + 4 * ((uint64_t)i * p->nj + j);
         if ((L->exist >> l & 1) && i < p->ni && j < p->nj)
             L->body |= 1u << l;
     }
 }
 
-static void addr_a(gm_inst *in, const gm_gemm_params *p, const lanes *L, uint64_t k)
+/* addr[l] = base[l] + off for active lanes, 0 for the others. A full
+ * warp, the usual case, needs no test per lane. */
+static void addr_lanes(gm_inst *in, const uint64_t *base, uint64_t off)
 {
+    if (in->mask == 0xffffffffu) {
+        for (int l = 0; l < GM_WARP_SIZE; l++)
+            in->addr[l] = base[l] + off;
+        return;
+    }
     for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = (in->mask >> l & 1)
-                          ? p->a + 4 * ((uint64_t)L->i[l] * p->nk + k) : 0;
-}
-
-static void addr_b(gm_inst *in, const gm_gemm_params *p, const lanes *L, uint64_t k)
-{
-    for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = (in->mask >> l & 1)
-                          ? p->b + 4 * (k * p->nj + L->j[l]) : 0;
-}
-
-static void addr_c(gm_inst *in, const gm_gemm_params *p, const lanes *L)
-{
-    for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = (in->mask >> l & 1)
-                          ? p->c + 4 * ((uint64_t)L->i[l] * p->nj + L->j[l]) : 0;
+        in->addr[l] = in->mask >> l & 1 ? base[l] + off : 0;
 }
 
 static int gemm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
@@ -130,30 +125,30 @@ static int gemm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
             break;
         case PC_LD_C0:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_C, R_CADDR, R_NONE, 4, 0);
-            addr_c(in, p, &L);
+            addr_lanes(in, L.c, 0);
             break;
         case PC_BETA:   gm_emit(in, GM_OP_ALU, b, R_C, R_C, R_NONE, R_NONE); break;
         case PC_ST_C0:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_CADDR, R_C, 4, 0);
-            addr_c(in, p, &L);
+            addr_lanes(in, L.c, 0);
             break;
         case PC_LD_A:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_A, R_APTR, R_NONE, 4, GM_INST_READ_ONLY);
-            addr_a(in, p, &L, (uint64_t)g->v[0]);
+            addr_lanes(in, L.a, 4 * (uint64_t)g->v[0]);
             break;
         case PC_LD_B:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_B, R_BPTR, R_NONE, 4, GM_INST_READ_ONLY);
-            addr_b(in, p, &L, (uint64_t)g->v[0]);
+            addr_lanes(in, L.b, 4 * (uint64_t)g->v[0] * p->nj);
             break;
         case PC_LD_C:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_C, R_CADDR, R_NONE, 4, 0);
-            addr_c(in, p, &L);
+            addr_lanes(in, L.c, 0);
             break;
         case PC_ALPHA:  gm_emit(in, GM_OP_ALU, b, R_A, R_A, R_NONE, R_NONE); break;
         case PC_FFMA:   gm_emit(in, GM_OP_ALU, b, R_C, R_A, R_B, R_C); break;
         case PC_ST_C:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_CADDR, R_C, 4, 0);
-            addr_c(in, p, &L);
+            addr_lanes(in, L.c, 0);
             break;
         case PC_INC_A:  gm_emit(in, GM_OP_ALU, b, R_APTR, R_APTR, R_NONE, R_NONE); break;
         case PC_INC_B:  gm_emit(in, GM_OP_ALU, b, R_BPTR, R_BPTR, R_NONE, R_NONE); break;
