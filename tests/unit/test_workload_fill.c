@@ -34,12 +34,26 @@ typedef struct fill_exception {
  * squeezenet: 55 CTAs a launch, fixed by the network's 55 x 55 output.
  * recursivegaussian: the filter launches have one thread per column
  *   (width / 256 CTAs: 4 at 1024 columns).
- * radixsort: ushort local indices limit it to 4 groups (65536 keys). */
+ * radixsort: ushort local indices limit it to 4 groups (65536 keys).
+ * myocyte: one thread per model instance, 32 a CTA: 120 CTAs need 3840
+ *   instances (small's 480 already take 21 M cycles); fill keeps small's.
+ * dwt2d: the transform launches have one CTA per column strip of a
+ *   level (16..52 at 512 x 512; 44..90 at the seed's 1024 x 1024); only
+ *   the component copy (1024 CTAs) fills; fill keeps small's.
+ * leukocyte: GICOV and dilate run one CTA per row band (52 and 41 at
+ *   small), IMGVF one per cell (36 in the real input); fill keeps small's.
+ * heartwall: one CTA per sample point (51 in the real input).
+ * matrixmul_0, matrixmul_1, neuralnet_0: the SelRep seed's configuration
+ *   fixes the data set, which fixes the grid (40 and 104 CTAs of 16 x 16
+ *   tiles; NN's layers at small's images). */
 static const fill_exception exceptions[] = {
     {"atax", 4},      {"bicg", 4},         {"mvt", 4},
     {"reduction", 64}, {"nw", 128},        {"particlefilter", 4},
     {"alexnet", 128}, {"resnet", 128},     {"squeezenet", 55},
     {"recursivegaussian", 4096}, {"radixsort", 4},
+    {"myocyte", 15},  {"dwt2d", 1024},     {"leukocyte", 52},
+    {"heartwall", 10}, {"matrixmul_0", 40}, {"matrixmul_1", 104},
+    {"neuralnet_0", 100},
 };
 
 static const fill_exception *find_exception(const char *name)

@@ -196,11 +196,12 @@ static const uint32_t mm_tiles[GM_SELREP_CONFIGS][3] = {
     {5, 3, 8}, {8, 5, 13}, {20, 12, 32}, {35, 21, 56}, {50, 30, 80},
 };
 
-/* Size small and standard: the seed's configuration; tiny: every tile
- * count divided by 4, rounded up (a cheap stand-in for the default suite). */
+/* Sizes small, standard and fill: the seed's configuration; tiny: every
+ * tile count divided by 4, rounded up (a cheap stand-in for the default
+ * suite). */
 int gm_matrixmul_build_config(gm_workload *w, uint32_t config, gm_size size, gm_error *err)
 {
-    if (config >= GM_SELREP_CONFIGS || (unsigned)size > GM_SIZE_STANDARD)
+    if (config >= GM_SELREP_CONFIGS || (unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "matrixmul: bad configuration %u or size %d", config, (int)size);
     uint32_t t[3];
     for (int i = 0; i < 3; i++)

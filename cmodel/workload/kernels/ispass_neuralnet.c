@@ -201,14 +201,14 @@ int gm_neuralnet_build_num(gm_workload *w, uint32_t num, gm_error *err)
 /* The seed's five NN configurations (Table II: shared data 0.6, 2.8, 5.7,
  * 11.4 and 22.8 MB), read as the weights (536 264 B) plus every layer's
  * input neurons (12 820 B per image): NUM = 5, 177, 403, 847, 1737 at size
- * standard. Small divides NUM by 64 and tiny by 512 (at least 1 image):
+ * standard. Small (and fill) divide NUM by 64 and tiny by 512 (at least 1 image):
  * layer 3 alone is 100 one-thread CTAs x 1250 products per image. */
 static const uint32_t nn_num[GM_SELREP_CONFIGS] = {5, 177, 403, 847, 1737};
 
 int gm_neuralnet_build_config(gm_workload *w, uint32_t config, gm_size size, gm_error *err)
 {
-    static const uint32_t divide[3] = {512, 64, 1};   /* tiny, small, standard */
-    if (config >= GM_SELREP_CONFIGS || (unsigned)size > GM_SIZE_STANDARD)
+    static const uint32_t divide[GM_SIZE_COUNT] = {512, 64, 1, 64};   /* tiny .. fill */
+    if (config >= GM_SELREP_CONFIGS || (unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "neuralnet: bad configuration %u or size %d", config, (int)size);
     uint32_t num = nn_num[config] / divide[size];
     return gm_neuralnet_build_num(w, num ? num : 1, err);

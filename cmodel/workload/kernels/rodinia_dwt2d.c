@@ -606,10 +606,10 @@ int gm_dwt2d_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
     /* standard: run.sh's `dwt2d rgb.bmp -d 1024x1024 -f -5 -l 3` (the CCN
      * seed's 1024 x 1024); tiny: run.sh's 192.bmp -d 192x192; the pixel
      * values never decide an address */
-    static const uint32_t side[] = {192, 512, 1024};
+    static const uint32_t side[] = {192, 512, 1024, 512};
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "dwt2d: bad size %d", (int)size);
     return gm_dwt2d_build_dims(w, side[size], side[size], 3, err);
 }

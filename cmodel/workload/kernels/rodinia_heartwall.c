@@ -768,10 +768,10 @@ int gm_heartwall_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *er
 {
     /* standard: the run script's `heartwall test.avi 20`, main.cu's tSize
      * 25, sSize 40, maxMove 10 and its 20 + 31 points */
-    static const uint32_t ts[] = {2, 6, 25}, ss[] = {4, 10, 40}, mm[] = {2, 4, 10};
-    static const uint32_t endo[] = {2, 4, 20}, epi[] = {2, 6, 31}, frames[] = {11, 11, 20};
+    static const uint32_t ts[] = {2, 6, 25, 6}, ss[] = {4, 10, 40, 10}, mm[] = {2, 4, 10, 4};
+    static const uint32_t endo[] = {2, 4, 20, 4}, epi[] = {2, 6, 31, 6}, frames[] = {11, 11, 20, 11};
 
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "heartwall: bad size %d", (int)size);
     return gm_heartwall_build_dims(w, ts[size], ss[size], mm[size], endo[size], epi[size],
                                    frames[size], seed, err);

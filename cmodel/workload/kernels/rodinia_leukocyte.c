@@ -772,12 +772,12 @@ int gm_leukocyte_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *er
 {
     /* standard: the run script's `leukocyte testfile.avi 5` on 640 x 480
      * frames (docs/workloads/rodinia.md) */
-    static const uint32_t grad_m[] = {56, 76, 219}, grad_n[] = {46, 96, 640};
-    static const uint32_t width[] = {160, 320, 640}, height[] = {96, 240, 480};
-    static const uint32_t cells[] = {3, 8, 36}, frames[] = {2, 2, 5}, iters[] = {2, 3, 20};
+    static const uint32_t grad_m[] = {56, 76, 219, 76}, grad_n[] = {46, 96, 640, 96};
+    static const uint32_t width[] = {160, 320, 640, 320}, height[] = {96, 240, 480, 240};
+    static const uint32_t cells[] = {3, 8, 36, 8}, frames[] = {2, 2, 5, 2}, iters[] = {2, 3, 20, 3};
 
     (void)seed;
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "leukocyte: bad size %d", (int)size);
     return gm_leukocyte_build_dims(w, grad_m[size], grad_n[size], width[size], height[size],
                                    cells[size], frames[size], iters[size], err);

@@ -455,9 +455,9 @@ int gm_myocyte_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
 {
     /* standard: the run script's span (100 ms) with the CCN seed's 100
      * instances in mode 1; tiny and small keep a few steps */
-    static const uint32_t xmax[] = {1, 4, 100}, instances[] = {32, 480, 100};
+    static const uint32_t xmax[] = {1, 4, 100, 4}, instances[] = {32, 480, 100, 480};
 
-    if ((unsigned)size > GM_SIZE_STANDARD)
+    if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "myocyte: bad size %d", (int)size);
     return gm_myocyte_build_dims(w, xmax[size], instances[size], seed, err);
 }
