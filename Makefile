@@ -92,7 +92,7 @@ test-slurm: deps $(RTLB)/CMakeCache.txt
 	@cmake --build $(RTLB) -j $(JOBS)
 	cd $(RTLB) && ctest --output-on-failure -L slurm $(CTEST_ARGS)
 
-# The whole pinned-behaviour table, every config x every kernel (1920 rows, over 20
+# The whole pinned-behaviour table, every config x every kernel (2592 rows, over 20
 # CPU minutes; the default suite checks a subset): run it before changing
 # anything on a timing path (docs/architecture.md, "Exact shortcuts").
 test-pinned-full: build
