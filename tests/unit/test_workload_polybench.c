@@ -1005,7 +1005,7 @@ static void test_catalogue(void **state)
     gm_workload w;
     gm_error err;
     for (size_t i = 0; i < NMINE; i++) {
-        assert_int_equal(gm_workload_build(&w, mine[i], (gm_size)3, 1, &err), -1);
+        assert_int_equal(gm_workload_build(&w, mine[i], (gm_size)GM_SIZE_COUNT, 1, &err), -1);
         assert_null(w.kernels);
     }
 }

@@ -955,7 +955,7 @@ static void test_catalogue(void **state)
         assert_non_null(e->build);
         gm_workload w;
         gm_error err;
-        assert_int_equal(gm_workload_build(&w, mine[i], (gm_size)3, 1, &err), -1);
+        assert_int_equal(gm_workload_build(&w, mine[i], (gm_size)GM_SIZE_COUNT, 1, &err), -1);
         assert_null(w.kernels);
     }
 }
