@@ -13,9 +13,7 @@ build/reproduce/ccn/<size>/ (--force reruns). Writes docs/results/ccn.md:
     report's replication_ratio, the seed's definition), classified as the
     seed does (reuse: uRC > 10%, no reuse: uRC < 3%, the rest between),
     beside the seed's Table I uRC where the library has the kernel
-    (SEED_URC; of the seed's Rodinia kernels the library has bfs, btree,
-    backprop, hotspot, kmeans, lavaMD, lud, nw, particlefilter, srad_v2,
-    streamcluster);
+    (SEED_URC: every Rodinia kernel of the seed's evaluation);
   - per kernel and class average: IPC, L2 traffic (L2 accesses) and average
     memory latency of CCN-B, CCN-RT and ideal, relative to the baseline;
   - the hop-latency sensitivity of CCN-RT (1..5);
@@ -48,8 +46,8 @@ POINTS = [
 # The seed's Table I uRC (percent) for the kernels the library has, by
 # library name (its abbreviations: sc = streamcluster, bfs' = Rodinia bfs,
 # sradv2 = srad_v2, b+tree = btree, pfloat = particlefilter, the float
-# version). cfd, dwt2d, heartwall, leukocyte and myocyte are listed for
-# when they are added; a kernel the library lacks simply has no run.
+# version). The library has every one of them; a kernel it lacked would
+# simply have no run.
 SEED_URC = {
     "cfd": 51, "streamcluster": 18, "bfs": 3, "dwt2d": 7, "lavaMD": 1, "myocyte": 1,
     "nw": 8, "btree": 25, "particlefilter": 8, "leukocyte": 1, "srad_v2": 16,
