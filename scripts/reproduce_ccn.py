@@ -6,7 +6,8 @@ Runs every configs/ccn/ point of the 15-SM Fermi-like system (baseline,
 CCN-B, CCN-RT, ideal, CCN-RT with hop latency 2..5) on every workload of
 `gmsim list-workloads` (or the ones named), one gmsim process per run, N at
 a time; reuses the statistics JSON of an earlier invocation under
-build/reproduce/ccn/<size>/ (--force reruns). Writes docs/results/ccn.md:
+build/reproduce/ccn/<size>/ (--force reruns). Writes docs/results/ccn.md (text
+below the KEEP_MARKER line of the previous file, written by hand, is kept):
 
   - each kernel's reuse coefficient uRC measured on the baseline (L1 load
     misses whose line another L1 holds at the miss / L1 load misses: the
@@ -222,8 +223,26 @@ def write_md(path, size, wls, m, subset):
              "least 11 + L. Runs at size %s are short: CCN-RT's first sample (1 M thread "
              "instructions per core) may cover the whole run, so CCN-RT equals CCN-B "
              "there.\n" % size)
+    L.append(kept_tail(path))
     with open(path, "w") as f:
         f.write("\n".join(L))
+
+
+# Sections written by hand below this line (measurements of runs this
+# script does not make) survive a re-run.
+KEEP_MARKER = "<!-- written by hand below: scripts/reproduce ccn keeps it -->"
+
+
+def kept_tail(path):
+    """The marker and the hand-written text after it in the previous file,
+    or an empty string."""
+    try:
+        with open(path) as f:
+            old = f.read()
+    except OSError:
+        return ""
+    at = old.find(KEEP_MARKER)
+    return "" if at < 0 else "\n" + old[at:].rstrip("\n") + "\n"
 
 
 def write_hop_costs(L, wls, m):
