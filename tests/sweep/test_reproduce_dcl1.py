@@ -100,6 +100,26 @@ class Layers(unittest.TestCase):
         self.assertEqual(rd.check_layers(["nope"]), ["nope"])
 
 
+class Boosted(unittest.TestCase):
+    def test_table_averages_by_class(self):
+        classes = {"a": (0.3, 0.6, 1.2, "sensitive"), "b": (0.1, 0.6, 1.2, "sensitive"),
+                   "c": (0.1, 0.1, 1.0, "insensitive")}
+        gains = {("boost_l1x2", "a"): 1.44, ("boost_l1x2", "b"): 1.0,
+                 ("boost_noc2x", "c"): 1.5}
+        gm = lambda xs: (lambda v: None if not v else
+                         __import__("math").prod(v) ** (1 / len(v)))(
+            [x for x in xs if x is not None])
+        pct = lambda x: "-" if x is None else "%+.1f%%" % (100 * (x - 1))
+        text = "\n".join(rd.boosted_table(gains, classes, "tiny", gm, pct))
+        # sqrt(1.44 * 1.0) = 1.2; c has no 2x-L1 run; a and b no NoC run
+        self.assertIn("| measured sensitive | 2 | +20.0% | - | - | +33% .. +36% |", text)
+        self.assertIn("| measured insensitive | 1 | - | +50.0% | - | +2% .. +6% |", text)
+        self.assertIn("| a | sensitive |  | +44.0% | - | - |", text)
+
+    def test_shipped_boost_layers_exist(self):
+        self.assertEqual(rd.check_layers([n for n, _ in rd.BOOSTED]), [])
+
+
 @unittest.skipIf(GMSIM is None, "no gmsim given")
 class EndToEnd(unittest.TestCase):
     def test_tiny_study(self):
@@ -125,6 +145,32 @@ class EndToEnd(unittest.TestCase):
                     w, b["replication_ratio"]))][0]
                 self.assertIn("**%s**" % want, row)
                 self.assertIn("%.2f" % s, row)
+
+
+    def test_tiny_boosted(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = subprocess.run(
+                [sys.executable, os.path.join(SRC, "scripts", "reproduce"), "dcl1-boosted",
+                 "--size", "tiny", "-j", "2", "--gmsim", GMSIM, "--work", d + "/w",
+                 "--out", d + "/b.md", "--workloads", "gemm"],
+                capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            table = open(d + "/b.md").read()
+
+            def run(layer):
+                with open("%s/w/%s/baseline__gemm.json" % (d, rd.work_name("tiny", layer))) as f:
+                    return json.load(f)
+            base = run([])
+            want = {"boost_l1x2": ("l1", "size", 2 * base["config"]["l1"]["size"]),
+                    "boost_noc2x": ("noc", "clock_mhz", 2 * base["config"]["noc"]["clock_mhz"]),
+                    "boost_flit5x": ("noc", "flit_bytes", 5 * base["config"]["noc"]["flit_bytes"])}
+            row = [x for x in table.splitlines() if x.startswith("| gemm |")][0]
+            for n, _ in rd.BOOSTED:
+                doc = run([n])
+                sec, key, value = want[n]
+                self.assertEqual(doc["config"][sec][key], value, n)
+                g = doc["summary"]["ipc"] / base["summary"]["ipc"]
+                self.assertIn("%+.1f%%" % (100 * (g - 1)), row)
 
 
 if __name__ == "__main__":
