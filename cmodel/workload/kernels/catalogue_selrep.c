@@ -47,5 +47,12 @@ const gm_workload_info gm_catalogue_selrep[] = {
     {"neuralnet_2", "ISPASS-2009 (SelRep nn_2)", NN_STRESSES, "sensitive", neuralnet_2},
     {"neuralnet_3", "ISPASS-2009 (SelRep nn_3)", NN_STRESSES, "sensitive", neuralnet_3},
     {"neuralnet_4", "ISPASS-2009 (SelRep nn_4)", NN_STRESSES, "sensitive", neuralnet_4},
+    {"vectoradd", "CUDA SDK (SelRep VA)",
+     "streaming C = A + B: every element read once, no reuse, no shared data",
+     "insensitive", gm_vectoradd_build},
+    {"mergesort", "CUDA SDK (SelRep MS)",
+     "data-dependent binary searches: shared-memory merges of 1024-key blocks, then per "
+     "stride global sample ranks, limits and 128-key interval merges; little shared data",
+     "insensitive", gm_mergesort_build},
     {NULL, NULL, NULL, NULL, NULL},
 };
