@@ -244,8 +244,10 @@ static uint64_t ss_elem(const gm_kernel *k, const gm_warp_gen *g, uint32_t l, in
     uint32_t probe = 0;
     switch ((int)g->v[0]) {
     case SS_PRO:   /* key, value at [t], then at [t + 512]; loads, then stores */
-    case SS_END:
-        return x.t + ((m & 3) >= 2 ? GM_MS_SHARED / 2 : 0);
+    case SS_END: {
+        int global = ((int)g->v[0] == SS_PRO) == (m < 4);
+        return (global ? x.g0 : 0) + x.t + ((m & 3) >= 2 ? GM_MS_SHARED / 2 : 0);
+    }
     case SS_STEP:
         return x.base + x.lpos + (m >= 2 ? x.s : 0);
     case SS_TRIPA:
