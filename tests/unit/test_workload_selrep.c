@@ -826,7 +826,7 @@ static const struct {
     {"matrixmul_0", 0x1cc8bd439621db0eull}, {"matrixmul_1", 0x9c34aea1e2f199a4ull}, {"matrixmul_2", 0x7f8a8a15a8b8907bull},
     {"matrixmul_3", 0x56d078f9e2d51c3bull}, {"matrixmul_4", 0x5f22aac31a430abaull}, {"neuralnet_0", 0xb5b8a97e8c47ca4eull},
     {"neuralnet_1", 0xb5b8a97e8c47ca4eull}, {"neuralnet_2", 0xb5b8a97e8c47ca4eull}, {"neuralnet_3", 0xb5b8a97e8c47ca4eull},
-    {"neuralnet_4", 0xa3919e614450ad1aull},
+    {"neuralnet_4", 0xa3919e614450ad1aull}, {"vectoradd", 0x8070f5c24c6994c9ull}, {"mergesort", 0x858703773962b63aull},
 };
 
 static void test_golden_hash(void **st)
@@ -851,8 +851,8 @@ static void test_golden_hash(void **st)
 static void test_interleaved(void **st)
 {
     (void)st;
-    const char *names[2] = {"matrixmul_1", "neuralnet_0"};
-    for (int i = 0; i < 2; i++) {
+    const char *names[4] = {"matrixmul_1", "neuralnet_0", "vectoradd", "mergesort"};
+    for (int i = 0; i < 4; i++) {
         gm_workload w = build(names[i], GM_SIZE_TINY);
         for (uint32_t ki = 0; ki < w.nkernels; ki++)
             check_round_robin(&w.kernels[ki], gm_kernel_ctas(&w.kernels[ki]) - 1);
