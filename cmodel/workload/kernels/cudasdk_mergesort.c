@@ -340,10 +340,9 @@ static uint32_t rk_threads(const gm_kernel *k)
 
 static void rk_seg(const gm_kernel *k, const gm_warp_gen *g, int s, gm_seg *out)
 {
-    uint64_t first = (uint64_t)g->cta * RK_THREADS + g->warp * GM_WARP_SIZE;
-    uint32_t tc = rk_threads(k), m = 0;
-    if (first < tc)
-        m = tc - first >= GM_WARP_SIZE ? 0xffffffffu : (1u << (tc - first)) - 1;
+    uint64_t first = (uint64_t)g->cta * RK_THREADS, tc = rk_threads(k);
+    /* lanes with pos < threadCount */
+    uint32_t m = first < tc ? gm_warp_exist_mask((uint32_t)(tc - first), g->warp) : 0;
     out->prog = launch_of(k)->kind == GM_MS_SAMPLE_RANKS ? sr_prog[s] : mr_prog[s];
     out->mask = s == RK_PRO || s == RK_EXIT ? 0xffffffffu : m;
 }
@@ -480,20 +479,12 @@ static iv_cta iv_cta_of(const gm_kernel *k, uint32_t b)
     return c;
 }
 
-/* Lanes of warp w with threadIdx.x below len. */
-static uint32_t lanes_below(uint32_t w, uint32_t len)
-{
-    uint32_t first = w * GM_WARP_SIZE;
-    if (len <= first)
-        return 0;
-    return len - first >= GM_WARP_SIZE ? 0xffffffffu : (1u << (len - first)) - 1;
-}
-
 static void iv_seg(const gm_kernel *k, const gm_warp_gen *g, int s, gm_seg *out)
 {
     iv_cta c = iv_cta_of(k, g->cta);
-    uint32_t lane0 = g->warp == 0 ? 1u : 0u, a = lanes_below(g->warp, c.len_a),
-             b = lanes_below(g->warp, c.len_b);
+    /* lanes with threadIdx.x below lenSrcA / lenSrcB */
+    uint32_t lane0 = g->warp == 0 ? 1u : 0u, a = gm_warp_exist_mask(c.len_a, g->warp),
+             b = gm_warp_exist_mask(c.len_b, g->warp);
     out->prog = iv_prog[s];
     switch (s) {
     case IV_LIM: case IV_SET: out->mask = lane0; break;

@@ -32,11 +32,8 @@ enum {   /* program points, in issue order */
 /* Lanes of warp w of CTA c whose i is below n. */
 static uint32_t guard_mask(const gm_vectoradd_params *p, uint32_t c, uint32_t w)
 {
-    uint64_t first = (uint64_t)c * VA_BLOCK + (uint64_t)w * GM_WARP_SIZE;
-    if (first >= p->n)
-        return 0;
-    uint64_t left = p->n - first;
-    return left >= GM_WARP_SIZE ? 0xffffffffu : (1u << left) - 1;
+    uint64_t first = (uint64_t)c * VA_BLOCK;
+    return first < p->n ? gm_warp_exist_mask((uint32_t)(p->n - first), w) : 0;
 }
 
 static void addr_elem(gm_inst *in, uint64_t base, const gm_warp_gen *g)
