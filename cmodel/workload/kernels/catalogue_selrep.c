@@ -2,7 +2,8 @@
  * kernels_selrep.h): one entry per configuration, since a catalogue builder
  * takes only a size. Both are replication-sensitive in the seed (Table II):
  * every CTA reads the same weights (NN) or a row of A tiles and a column
- * of B tiles that many CTAs share (MM). */
+ * of B tiles that many CTAs share (MM). vectorAdd and mergeSort are in
+ * the seed's non-sensitive set (Table III: VA, MS). */
 #include "workload/kernels/kernels_selrep.h"
 
 #include "workload/kernels/kernels.h"
