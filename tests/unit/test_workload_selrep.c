@@ -27,10 +27,15 @@
 
 /* One access in a thread's ordered hash: the address, load or store, and
  * whether the load is marked read-only. */
-static uint64_t access_hash(uint64_t h, uint64_t addr, int store, int ro)
+static uint64_t access_hash_in(uint64_t h, int shared, uint64_t addr, int store, int ro)
 {
     h = gm_fnv1a_u64(h, addr);
-    return gm_fnv1a_u64(h, (uint64_t)(store * 2 + ro));
+    return gm_fnv1a_u64(h, (uint64_t)(shared * 4 + store * 2 + ro));
+}
+
+static uint64_t access_hash(uint64_t h, uint64_t addr, int store, int ro)
+{
+    return access_hash_in(h, 0, addr, store, ro);
 }
 
 typedef struct walk {
@@ -40,6 +45,7 @@ typedef struct walk {
     uint64_t accesses;     /* thread accesses seen */
     uint64_t insts, global_ld, global_st, shared, barriers;
     uint64_t smem;         /* shared bytes the kernel may touch */
+    int with_shared;       /* shared accesses go into th too */
     reg_use regs;
 } walk;
 
@@ -50,33 +56,38 @@ static void on_inst(const gm_inst *in, uint32_t exist, void *arg)
     check_regs(&w->regs, in);
     w->insts++;
     w->barriers += in->op == GM_OP_BARRIER;
-    if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
+    int shared = in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST;
+    if (shared) {
         check_shared(in, w->smem);
         w->shared++;
-    }
-    if (in->op != GM_OP_GLOBAL_LD && in->op != GM_OP_GLOBAL_ST)
+        if (!w->with_shared)
+            return;
+    } else if (in->op != GM_OP_GLOBAL_LD && in->op != GM_OP_GLOBAL_ST) {
         return;
+    }
     assert_int_equal(in->width, 4);
-    int store = in->op == GM_OP_GLOBAL_ST;
-    w->global_ld += !store;
-    w->global_st += store;
+    int store = in->op == GM_OP_GLOBAL_ST || in->op == GM_OP_SHARED_ST;
+    w->global_ld += !store && !shared;
+    w->global_st += store && !shared;
     uint32_t tpc = gm_kernel_threads_per_cta(w->k);
     for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
         if (in->mask >> l & 1) {
             uint64_t t = (uint64_t)w->cta * tpc + w->warp * GM_WARP_SIZE + l;
-            w->th[t] = access_hash(w->th[t], in->addr[l], store,
-                                   (in->flags & GM_INST_READ_ONLY) != 0);
+            w->th[t] = access_hash_in(w->th[t], shared, in->addr[l], store,
+                                      (in->flags & GM_INST_READ_ONLY) != 0);
             w->accesses++;
         }
 }
 
-/* Walks every warp of k (chunks of 16) into w; th sized for its threads. */
-static void walk_kernel(const gm_kernel *k, walk *w, uint64_t smem)
+/* Walks every warp of k (chunks of 16) into w; th sized for its threads;
+ * with_shared: shared-memory accesses are part of each thread's hash. */
+static void walk_kernel_with(const gm_kernel *k, walk *w, uint64_t smem, int with_shared)
 {
     uint64_t threads = (uint64_t)gm_kernel_ctas(k) * gm_kernel_threads_per_cta(k);
     memset(w, 0, sizeof *w);
     w->k = k;
     w->smem = smem;
+    w->with_shared = with_shared;
     w->th = malloc(threads * sizeof *w->th);
     assert_non_null(w->th);
     for (uint64_t t = 0; t < threads; t++)
@@ -90,6 +101,11 @@ static void walk_kernel(const gm_kernel *k, walk *w, uint64_t smem)
             run_warp(k, c, wi, 16, on_inst, w);
             check_regs_consumed(&w->regs, k, c, wi);
         }
+}
+
+static void walk_kernel(const gm_kernel *k, walk *w, uint64_t smem)
+{
+    walk_kernel_with(k, w, smem, 0);
 }
 
 static gm_workload build(const char *name, gm_size size)
@@ -345,6 +361,447 @@ static void test_neuralnet_catalogue(void **st)
     gm_workload_free(&wl);
 }
 
+/* ---------------------------------------------------------------- vectorAdd */
+
+/* Thread i of the sample: C[i] = A[i] + B[i] when i < n. */
+static uint64_t va_ref_thread(const gm_vectoradd_params *p, uint64_t i)
+{
+    uint64_t h = GM_FNV1A_INIT;
+    if (i >= p->n)
+        return h;
+    h = access_hash(h, p->a + 4 * i, 0, 1);
+    h = access_hash(h, p->b + 4 * i, 0, 1);
+    return access_hash(h, p->c + 4 * i, 1, 0);
+}
+
+static void va_check(const gm_workload *wl, uint32_t n)
+{
+    const gm_kernel *k = &wl->kernels[0];
+    const gm_vectoradd_params *p = wl->priv;
+    uint32_t ctas = (n + 255) / 256;
+    assert_int_equal(wl->nkernels, 1);
+    assert_int_equal(p->n, n);
+    assert_int_equal(k->grid.x, ctas);
+    assert_int_equal(gm_kernel_threads_per_cta(k), 256);
+    /* cudaMalloc order, 4 KiB apart */
+    uint64_t span = (4ull * n + 4095) / 4096 * 4096;
+    assert_true(p->a == 0x10000000ull && p->b == p->a + span && p->c == p->b + span);
+    walk w;
+    walk_kernel(k, &w, 0);
+    uint64_t warps = ctas * 8ull, busy = (n + 31) / 32;
+    /* 5 with every lane; 6 in the guard; EXIT */
+    assert_int_equal(w.insts, warps * 6 + busy * 6);
+    assert_int_equal(w.global_ld, busy * 2);
+    assert_int_equal(w.global_st, busy);
+    assert_int_equal(w.accesses, 3ull * n);
+    for (uint64_t t = 0; t < warps * 32; t++)
+        if (w.th[t] != va_ref_thread(p, t))
+            fail_msg("vectoradd thread %llu: accesses differ", (unsigned long long)t);
+    free(w.th);
+}
+
+static void test_vectoradd(void **st)
+{
+    (void)st;
+    gm_workload wl;
+    gm_error err;
+    const uint32_t ns[] = {1, 31, 256, 300, 6250};   /* partial warps and CTAs */
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        assert_int_equal(gm_vectoradd_build_n(&wl, ns[i], &err), 0);
+        va_check(&wl, ns[i]);
+        gm_workload_free(&wl);
+    }
+    assert_int_not_equal(gm_vectoradd_build_n(&wl, 0, &err), 0);
+    /* the sample's 50000 at small, standard and fill; an eighth at tiny */
+    for (int s = 0; s < GM_SIZE_COUNT; s++) {
+        wl = build("vectoradd", (gm_size)s);
+        va_check(&wl, s == GM_SIZE_TINY ? 6250 : 50000);
+        gm_workload_free(&wl);
+    }
+}
+
+/* ---------------------------------------------------------------- mergeSort */
+
+/* The reference runs the sample on real arrays, thread by thread and
+ * phase by phase between barriers, recording each thread's accesses. */
+typedef struct ms_ref {
+    uint64_t *th;        /* per thread of the current launch */
+    uint64_t accesses;
+} ms_ref;
+
+enum { G = 0, SH = 1 };
+
+static void rec(ms_ref *r, uint64_t t, int space, uint64_t addr, int store, int ro)
+{
+    r->th[t] = access_hash_in(r->th[t], space, addr, store, ro);
+    r->accesses++;
+}
+
+/* A device array: host copy and device (or shared) byte address. */
+typedef struct darr {
+    uint32_t *v;
+    uint64_t addr;
+    int space;
+} darr;
+
+static uint32_t rd(ms_ref *r, uint64_t t, const darr *a, uint64_t i, int ro)
+{
+    rec(r, t, a->space, a->addr + 4 * i, 0, ro);
+    return a->v[i];
+}
+
+static void wr(ms_ref *r, uint64_t t, darr *a, uint64_t i, uint32_t x)
+{
+    rec(r, t, a->space, a->addr + 4 * i, 1, 0);
+    a->v[i] = x;
+}
+
+/* binarySearchInclusive / Exclusive<1> over data[first ..], recorded. */
+static uint32_t ref_search(ms_ref *r, uint64_t t, const darr *d, uint64_t first, uint32_t val,
+                           uint32_t L, uint32_t stride, int incl)
+{
+    if (L == 0)
+        return 0;
+    uint32_t pos = 0;
+    for (; stride > 0; stride >>= 1) {
+        uint32_t np = pos + stride < L ? pos + stride : L;
+        uint32_t x = rd(r, t, d, first + np - 1, d->space == G);
+        if (incl ? x <= val : x < val)
+            pos = np;
+    }
+    return pos;
+}
+
+static uint32_t next_pow2(uint32_t x)
+{
+    uint32_t p = 1;
+    while (p < x)
+        p <<= 1;
+    return p;
+}
+
+static void ref_shared_sort(ms_ref *r, darr *dk, darr *dv, darr *sk, darr *sv, uint32_t n)
+{
+    uint32_t key[1024], val[1024], pa[512], pb[512], ka[512], va[512], kb[512], vb[512];
+    darr k = {key, 0, SH}, v = {val, 4096, SH};
+    for (uint32_t c = 0; c < n / 1024; c++) {
+        uint64_t g0 = 1024ull * c, t0 = 512ull * c;
+        for (uint32_t t = 0; t < 512; t++) {
+            uint32_t x0 = rd(r, t0 + t, sk, g0 + t, 1), y0 = rd(r, t0 + t, sv, g0 + t, 1);
+            uint32_t x1 = rd(r, t0 + t, sk, g0 + t + 512, 1), y1 = rd(r, t0 + t, sv, g0 + t + 512, 1);
+            wr(r, t0 + t, &k, t, x0);
+            wr(r, t0 + t, &v, t, y0);
+            wr(r, t0 + t, &k, t + 512, x1);
+            wr(r, t0 + t, &v, t + 512, y1);
+        }
+        for (uint32_t s = 1; s < 1024; s <<= 1) {
+            for (uint32_t t = 0; t < 512; t++) {
+                uint32_t lp = t & (s - 1), b = 2 * (t - lp);
+                ka[t] = rd(r, t0 + t, &k, b + lp, 0);
+                va[t] = rd(r, t0 + t, &v, b + lp, 0);
+                kb[t] = rd(r, t0 + t, &k, b + lp + s, 0);
+                vb[t] = rd(r, t0 + t, &v, b + lp + s, 0);
+                pa[t] = ref_search(r, t0 + t, &k, b + s, ka[t], s, s, 0) + lp;
+                pb[t] = ref_search(r, t0 + t, &k, b, kb[t], s, s, 1) + lp;
+            }
+            for (uint32_t t = 0; t < 512; t++) {
+                uint32_t b = 2 * (t - (t & (s - 1)));
+                wr(r, t0 + t, &k, b + pa[t], ka[t]);
+                wr(r, t0 + t, &v, b + pa[t], va[t]);
+                wr(r, t0 + t, &k, b + pb[t], kb[t]);
+                wr(r, t0 + t, &v, b + pb[t], vb[t]);
+            }
+        }
+        for (uint32_t t = 0; t < 512; t++) {
+            uint32_t x0 = rd(r, t0 + t, &k, t, 0), y0 = rd(r, t0 + t, &v, t, 0);
+            uint32_t x1 = rd(r, t0 + t, &k, t + 512, 0), y1 = rd(r, t0 + t, &v, t + 512, 0);
+            wr(r, t0 + t, dk, g0 + t, x0);
+            wr(r, t0 + t, dv, g0 + t, y0);
+            wr(r, t0 + t, dk, g0 + t + 512, x1);
+            wr(r, t0 + t, dv, g0 + t + 512, y1);
+        }
+    }
+}
+
+static void ref_sample_ranks(ms_ref *r, darr *ra, darr *rb, const darr *src, uint32_t S,
+                             uint32_t n)
+{
+    uint32_t tc = n / 256;
+    for (uint32_t pos = 0; pos < tc; pos++) {
+        uint32_t i = pos & (S / 128 - 1), base = (pos - i) * 256;
+        uint32_t ea = S, eb = S < n - base - S ? S : n - base - S;
+        uint32_t sa = (ea + 127) / 128, sb = (eb + 127) / 128;
+        if (i < sa) {
+            wr(r, pos, ra, base / 128 + i, i * 128);
+            uint32_t key = rd(r, pos, src, base + i * 128, 1);
+            wr(r, pos, rb, base / 128 + i,
+               ref_search(r, pos, src, base + S, key, eb, next_pow2(eb), 0));
+        }
+        if (i < sb) {
+            wr(r, pos, rb, base / 128 + S / 128 + i, i * 128);
+            uint32_t key = rd(r, pos, src, base + S + i * 128, 1);
+            wr(r, pos, ra, base / 128 + S / 128 + i,
+               ref_search(r, pos, src, base, key, ea, next_pow2(ea), 1));
+        }
+    }
+}
+
+static void ref_merge_ranks(ms_ref *r, darr *lim, const darr *rk, uint32_t S, uint32_t n)
+{
+    uint32_t tc = n / 256;
+    for (uint32_t pos = 0; pos < tc; pos++) {
+        uint32_t i = pos & (S / 128 - 1), base = (pos - i) * 256, o = (pos - i) * 2;
+        uint32_t eb = S < n - base - S ? S : n - base - S;
+        uint32_t sa = S / 128, sb = (eb + 127) / 128;
+        if (i < sa) {
+            uint32_t x = rd(r, pos, rk, o + i, 1);
+            uint32_t d = ref_search(r, pos, rk, o + sa, x, sb, next_pow2(sb), 0) + i;
+            wr(r, pos, lim, o + d, x);
+        }
+        if (i < sb) {
+            uint32_t x = rd(r, pos, rk, o + sa + i, 1);
+            uint32_t d = ref_search(r, pos, rk, o, x, sa, next_pow2(sa), 1) + i;
+            wr(r, pos, lim, o + d, x);
+        }
+    }
+}
+
+static void ref_intervals(ms_ref *r, darr *dk, darr *dv, const darr *sk, const darr *sv,
+                          const darr *la, const darr *lb, uint32_t S, uint32_t n)
+{
+    uint32_t key[256], val[256], sc[6], ka[128], va[128], kb[128], vb[128], pa[128], pb[128];
+    darr k = {key, 0, SH}, v = {val, 1024, SH}, scal = {sc, 2048, SH};
+    const darr skg = *sk, svg = *sv;
+    for (uint32_t b = 0; b < n / 128; b++) {
+        uint32_t ii = b & (2 * S / 128 - 1), base = (b - ii) * 128, t0 = 128 * b;
+        darr ks = skg, vs = svg, kd = *dk, vd = *dv;
+        ks.v += base, ks.addr += 4ull * base, vs.v += base, vs.addr += 4ull * base;
+        kd.v += base, kd.addr += 4ull * base, vd.v += base, vd.addr += 4ull * base;
+        {   /* thread 0 */
+            uint32_t eb = S < n - base - S ? S : n - base - S;
+            uint32_t samples = S / 128 + (eb + 127) / 128;
+            uint32_t a0 = rd(r, t0, la, b, 1), b0 = rd(r, t0, lb, b, 1), a1 = S, b1 = eb;
+            if (ii + 1 < samples) {
+                a1 = rd(r, t0, la, b + 1, 1);
+                b1 = rd(r, t0, lb, b + 1, 1);
+            }
+            wr(r, t0, &scal, 0, a0);
+            wr(r, t0, &scal, 1, b0);
+            wr(r, t0, &scal, 2, a1 - a0);
+            wr(r, t0, &scal, 3, b1 - b0);
+            wr(r, t0, &scal, 4, a0 + b0);
+            wr(r, t0, &scal, 5, a0 + b0 + a1 - a0);
+        }
+        uint32_t lena = sc[2], lenb = sc[3];
+        assert_true(lena <= 128 && lenb <= 128);
+        for (uint32_t t = 0; t < 128; t++) {
+            /* each length and start read by every thread, then the guard */
+            uint32_t la = rd(r, t0 + t, &scal, 2, 0), sa = rd(r, t0 + t, &scal, 0, 0);
+            if (t < la) {
+                uint32_t x = rd(r, t0 + t, &ks, sa + t, 1), y = rd(r, t0 + t, &vs, sa + t, 1);
+                wr(r, t0 + t, &k, t, x);
+                wr(r, t0 + t, &v, t, y);
+            }
+            uint32_t lb = rd(r, t0 + t, &scal, 3, 0), sb = rd(r, t0 + t, &scal, 1, 0);
+            if (t < lb) {
+                uint32_t x = rd(r, t0 + t, &ks, S + sb + t, 1), y = rd(r, t0 + t, &vs, S + sb + t, 1);
+                wr(r, t0 + t, &k, t + 128, x);
+                wr(r, t0 + t, &v, t + 128, y);
+            }
+        }
+        for (uint32_t t = 0; t < 128; t++) {   /* merge(), before its barrier */
+            if (t < lena) {
+                ka[t] = rd(r, t0 + t, &k, t, 0);
+                va[t] = rd(r, t0 + t, &v, t, 0);
+                pa[t] = ref_search(r, t0 + t, &k, 128, ka[t], lenb, 128, 0) + t;
+            }
+            if (t < lenb) {
+                kb[t] = rd(r, t0 + t, &k, 128 + t, 0);
+                vb[t] = rd(r, t0 + t, &v, 128 + t, 0);
+                pb[t] = ref_search(r, t0 + t, &k, 0, kb[t], lena, 128, 1) + t;
+            }
+        }
+        for (uint32_t t = 0; t < 128; t++) {
+            if (t < lena) {
+                wr(r, t0 + t, &k, pa[t], ka[t]);
+                wr(r, t0 + t, &v, pa[t], va[t]);
+            }
+            if (t < lenb) {
+                wr(r, t0 + t, &k, pb[t], kb[t]);
+                wr(r, t0 + t, &v, pb[t], vb[t]);
+            }
+        }
+        for (uint32_t t = 0; t < 128; t++) {
+            if (t < lena) {
+                uint32_t x = rd(r, t0 + t, &k, t, 0), y = rd(r, t0 + t, &v, t, 0);
+                wr(r, t0 + t, &kd, sc[4] + t, x);
+                wr(r, t0 + t, &vd, sc[4] + t, y);
+            }
+            if (t < lenb) {
+                uint32_t x = rd(r, t0 + t, &k, lena + t, 0), y = rd(r, t0 + t, &v, lena + t, 0);
+                wr(r, t0 + t, &kd, sc[5] + t, x);
+                wr(r, t0 + t, &vd, sc[5] + t, y);
+            }
+        }
+    }
+}
+
+/* Warp instructions of one launch, from the segment lists in
+ * cudasdk_mergesort.c's comment worked out by hand: trips T = log2(s0) + 1. */
+static uint64_t ms_warp_insts(const gm_mergesort_launch *ln, uint32_t cta, uint32_t warp,
+                              const uint32_t *sc)
+{
+    uint32_t n = ln->ms->n, S = 1024u << ln->stage;
+    if (ln->kind == GM_MS_SHARED_SORT)   /* 14 + sum over lg (20 + 12 (lg + 1)) + 10 */
+        return 14 + 10 * 20 + 12 * 55 + 10;
+    if (ln->kind != GM_MS_INTERVALS) {
+        int busy = (uint64_t)cta * 256 + warp * 32 < n / 256;
+        uint32_t s0 = ln->kind == GM_MS_SAMPLE_RANKS ? S : S / 128, T = 0;
+        while ((1u << T) <= s0)
+            T++;
+        return busy ? 5 + (ln->kind == GM_MS_SAMPLE_RANKS ? 8 : 6) + 12ull * T + 5 + 2 + 1 : 6;
+    }
+    uint32_t lena = sc[2], lenb = sc[3], last = (cta & (2 * S / 128 - 1)) + 1 == 2 * S / 128;
+    int a = lena > warp * 32, b = lenb > warp * 32;
+    uint64_t i = 10 + (warp == 0 ? 6 + (last ? 0 : 3) + 9 : 0);
+    i += 6 + 5 * a + 5 + 5 * b + 3;
+    i += 6 * a + (a && lenb ? 48 : 0) + 2 + 6 * b + (b && lena ? 48 : 0);
+    i += 3 + 3 * a + 2 + 3 * b + 3 + 5 * a + 2 + 5 * b + 1;
+    return i;
+}
+
+/* Runs the reference launch by launch and compares every thread's
+ * accesses and the instruction counts with the emulator's streams. */
+static void ms_check(const gm_workload *wl)
+{
+    const gm_mergesort_params *p = wl->priv;
+    uint32_t n = p->n, stages = 0;
+    for (uint32_t s = 1024; s < n; s <<= 1)
+        stages++;
+    assert_int_equal(p->stages, stages);
+    assert_int_equal(wl->nkernels, 1 + 4 * stages);
+    uint64_t span = (4ull * n + 4095) / 4096 * 4096;
+    const uint64_t bases[6] = {p->dst_key, p->dst_val, p->buf_key, p->buf_val, p->src_key,
+                               p->src_val};
+    for (int i = 0; i < 6; i++)
+        assert_true(bases[i] == 0x10000000ull + span * (uint64_t)i);
+    assert_true(p->ranks[0] == 0x10000000ull + 6 * span && p->ranks[1] == p->ranks[0] + 131072 &&
+                p->limits[0] == p->ranks[1] + 131072 && p->limits[1] == p->limits[0] + 131072);
+    uint32_t *mem = calloc(6ull * n + 4 * 32768, sizeof *mem);
+    assert_non_null(mem);
+    darr a[10];
+    for (int i = 0; i < 10; i++) {
+        a[i].v = mem + (i < 6 ? (uint64_t)i * n : 6ull * n + (i - 6) * 32768ull);
+        a[i].addr = i < 6 ? bases[i] : i < 8 ? p->ranks[i - 6] : p->limits[i - 8];
+        a[i].space = G;
+    }
+    for (uint32_t i = 0; i < n; i++) {   /* h_SrcKey (drawn by the model), fillValues */
+        a[4].v[i] = gm_mergesort_key(p, 0, i);
+        assert_true(a[4].v[i] < 65536);
+        a[5].v[i] = i;
+    }
+    darr *ik = &a[0], *iv = &a[1], *ok = &a[2], *ov = &a[3];
+    if (stages & 1) {
+        ik = &a[2], iv = &a[3], ok = &a[0], ov = &a[1];
+    }
+    uint32_t launch = 0, S = 1024;
+    while (launch < wl->nkernels) {
+        const gm_kernel *k = &wl->kernels[launch];
+        const gm_mergesort_launch *ln = k->params;
+        uint64_t threads = (uint64_t)gm_kernel_ctas(k) * gm_kernel_threads_per_cta(k);
+        ms_ref r = {malloc(threads * sizeof(uint64_t)), 0};
+        assert_non_null(r.th);
+        for (uint64_t t = 0; t < threads; t++)
+            r.th[t] = GM_FNV1A_INIT;
+        int kind = launch == 0 ? 0 : 1 + (int)((launch - 1) % 4) - ((launch - 1) % 4 >= 2);
+        assert_int_equal(ln->kind, kind);
+        if (launch == 0) {
+            assert_int_equal(k->grid.x, n / 1024);
+            assert_int_equal(gm_kernel_threads_per_cta(k), 512);
+            ref_shared_sort(&r, ik, iv, &a[4], &a[5], n);
+        } else if (kind == GM_MS_SAMPLE_RANKS) {
+            assert_int_equal(k->grid.x, (n / 256 + 255) / 256);
+            ref_sample_ranks(&r, &a[6], &a[7], ik, S, n);
+        } else if (kind == GM_MS_MERGE_RANKS) {
+            uint32_t pr = (launch - 1) % 4 - 1;
+            ref_merge_ranks(&r, &a[8 + pr], &a[6 + pr], S, n);
+        } else {
+            assert_int_equal(k->grid.x, n / 128);
+            assert_int_equal(gm_kernel_threads_per_cta(k), 128);
+            ref_intervals(&r, ok, ov, ik, iv, &a[8], &a[9], S, n);
+        }
+        walk w;
+        walk_kernel_with(k, &w, 8192, 1);
+        assert_int_equal(w.accesses, r.accesses);
+        uint64_t insts = 0;
+        for (uint32_t c = 0; c < gm_kernel_ctas(k); c++) {
+            uint32_t sc[6] = {0};
+            if (kind == GM_MS_INTERVALS) {   /* thread 0's scalars, from the reference's limits */
+                uint32_t ii = c & (2 * S / 128 - 1), last = ii + 1 == 2 * S / 128;
+                sc[2] = (last ? S : a[8].v[c + 1]) - a[8].v[c];
+                sc[3] = (last ? S : a[9].v[c + 1]) - a[9].v[c];
+            }
+            for (uint32_t wi = 0; wi < gm_kernel_warps_per_cta(k); wi++)
+                insts += ms_warp_insts(ln, c, wi, sc);
+        }
+        assert_int_equal(w.insts, insts);
+        for (uint64_t t = 0; t < threads; t++)
+            if (w.th[t] != r.th[t])
+                fail_msg("mergesort launch %u (%s) thread %llu: accesses differ", launch,
+                         k->name, (unsigned long long)t);
+        free(w.th);
+        free(r.th);
+        if (kind == GM_MS_INTERVALS) {
+            darr *t = ik;
+            ik = ok, ok = t;
+            t = iv, iv = ov, ov = t;
+            S <<= 1;
+        }
+        launch++;
+    }
+    /* the reference sorted: ascending keys, values a permutation carrying them */
+    for (uint32_t i = 0; i < n; i++) {
+        assert_true(i == 0 || a[0].v[i - 1] <= a[0].v[i]);
+        assert_int_equal(a[0].v[i], a[4].v[a[1].v[i]]);
+    }
+    free(mem);
+}
+
+static void test_mergesort(void **st)
+{
+    (void)st;
+    gm_workload wl;
+    gm_error err;
+    const uint32_t ns[] = {1024, 2048, 8192};   /* 0, 1 and 3 merge stages */
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        assert_int_equal(gm_mergesort_build_n(&wl, ns[i], 7 + i, &err), 0);
+        ms_check(&wl);
+        gm_workload_free(&wl);
+    }
+    wl = build("mergesort", GM_SIZE_TINY);
+    ms_check(&wl);
+    gm_workload_free(&wl);
+    assert_int_not_equal(gm_mergesort_build_n(&wl, 3072, 1, &err), 0);
+    assert_int_not_equal(gm_mergesort_build_n(&wl, 512, 1, &err), 0);
+    assert_int_not_equal(gm_mergesort_build_n(&wl, 8u << 20, 1, &err), 0);
+}
+
+/* The keys come from the seed: two seeds, two streams; one seed, one. */
+static void test_mergesort_seed(void **st)
+{
+    (void)st;
+    gm_workload a, b, c;
+    gm_error err;
+    assert_int_equal(gm_mergesort_build_n(&a, 2048, 1, &err), 0);
+    assert_int_equal(gm_mergesort_build_n(&b, 2048, 1, &err), 0);
+    assert_int_equal(gm_mergesort_build_n(&c, 2048, 2, &err), 0);
+    assert_true(hash_workload(&a, 16) == hash_workload(&b, 16));
+    assert_true(hash_workload(&a, 16) != hash_workload(&c, 16));
+    gm_workload_free(&a);
+    gm_workload_free(&b);
+    gm_workload_free(&c);
+}
+
 /* ---------------------------------------------------------------- catalogue-wide */
 
 static void test_catalogue_entries(void **st)
@@ -369,7 +826,7 @@ static const struct {
     {"matrixmul_0", 0x1cc8bd439621db0eull}, {"matrixmul_1", 0x9c34aea1e2f199a4ull}, {"matrixmul_2", 0x7f8a8a15a8b8907bull},
     {"matrixmul_3", 0x56d078f9e2d51c3bull}, {"matrixmul_4", 0x5f22aac31a430abaull}, {"neuralnet_0", 0xb5b8a97e8c47ca4eull},
     {"neuralnet_1", 0xb5b8a97e8c47ca4eull}, {"neuralnet_2", 0xb5b8a97e8c47ca4eull}, {"neuralnet_3", 0xb5b8a97e8c47ca4eull},
-    {"neuralnet_4", 0xa3919e614450ad1aull},
+    {"neuralnet_4", 0xa3919e614450ad1aull}, {"vectoradd", 0x8070f5c24c6994c9ull}, {"mergesort", 0x858703773962b63aull},
 };
 
 static void test_golden_hash(void **st)
@@ -394,8 +851,8 @@ static void test_golden_hash(void **st)
 static void test_interleaved(void **st)
 {
     (void)st;
-    const char *names[2] = {"matrixmul_1", "neuralnet_0"};
-    for (int i = 0; i < 2; i++) {
+    const char *names[4] = {"matrixmul_1", "neuralnet_0", "vectoradd", "mergesort"};
+    for (int i = 0; i < 4; i++) {
         gm_workload w = build(names[i], GM_SIZE_TINY);
         for (uint32_t ki = 0; ki < w.nkernels; ki++)
             check_round_robin(&w.kernels[ki], gm_kernel_ctas(&w.kernels[ki]) - 1);
@@ -413,6 +870,9 @@ int main(void)
         cmocka_unit_test(test_neuralnet_num),
         cmocka_unit_test(test_neuralnet_configs),
         cmocka_unit_test(test_neuralnet_catalogue),
+        cmocka_unit_test(test_vectoradd),
+        cmocka_unit_test(test_mergesort),
+        cmocka_unit_test(test_mergesort_seed),
         cmocka_unit_test(test_golden_hash),
         cmocka_unit_test(test_interleaved),
     };

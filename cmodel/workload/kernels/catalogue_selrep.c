@@ -2,7 +2,8 @@
  * kernels_selrep.h): one entry per configuration, since a catalogue builder
  * takes only a size. Both are replication-sensitive in the seed (Table II):
  * every CTA reads the same weights (NN) or a row of A tiles and a column
- * of B tiles that many CTAs share (MM). */
+ * of B tiles that many CTAs share (MM). vectorAdd and mergeSort are in
+ * the seed's non-sensitive set (Table III: VA, MS). */
 #include "workload/kernels/kernels_selrep.h"
 
 #include "workload/kernels/kernels.h"
@@ -47,5 +48,12 @@ const gm_workload_info gm_catalogue_selrep[] = {
     {"neuralnet_2", "ISPASS-2009 (SelRep nn_2)", NN_STRESSES, "sensitive", neuralnet_2},
     {"neuralnet_3", "ISPASS-2009 (SelRep nn_3)", NN_STRESSES, "sensitive", neuralnet_3},
     {"neuralnet_4", "ISPASS-2009 (SelRep nn_4)", NN_STRESSES, "sensitive", neuralnet_4},
+    {"vectoradd", "CUDA SDK (SelRep VA)",
+     "streaming C = A + B: every element read once, no reuse, no shared data",
+     "insensitive", gm_vectoradd_build},
+    {"mergesort", "CUDA SDK (SelRep MS)",
+     "data-dependent binary searches: shared-memory merges of 1024-key blocks, then per "
+     "stride global sample ranks, limits and 128-key interval merges; little shared data",
+     "insensitive", gm_mergesort_build},
     {NULL, NULL, NULL, NULL, NULL},
 };
