@@ -500,6 +500,17 @@ static uint64_t sleep_key(const gm_core *c, uint32_t sched)
     return c->shared_events + c->own_events[sched];
 }
 
+/* The statistic a slot that issued nothing is charged to. */
+static uint64_t *stall_counter(gm_core *c, issue_result r)
+{
+    switch (r) {
+    case STALL_DEP: return &c->stats.stall_scoreboard;
+    case STALL_LDST: return &c->stats.stall_ldst;
+    case STALL_BARRIER: return &c->stats.stall_barrier;
+    default: return &c->stats.idle_slots;
+    }
+}
+
 /* One issue slot. A pass that issues nothing leaves every warp of the
  * scheduler in a state only an event or time can change (a head found
  * blocked records WAITMEM or its wake cycle), so until one of them
@@ -509,31 +520,27 @@ static uint64_t sleep_key(const gm_core *c, uint32_t sched)
  * recorded. Exact: docs/architecture.md, "Exact shortcuts". */
 static void schedule(gm_core *c, uint32_t sched)
 {
-    issue_result r;
     if (c->sleep_events[sched] == sleep_key(c, sched) && c->cycle < c->sleep_until[sched]) {
-        r = (issue_result)c->sleep_reason[sched];
-    } else {
-        uint64_t before = c->events;
-        r = c->cfg->warp_sched == GM_SCHED_GTO ? schedule_gto(c, sched)
-                                               : schedule_lrr(c, sched);
-        if (r == ISSUED) {
-            c->events++;
-            /* The issue may have switched which key this scheduler
-             * watches: the old record must not match it by chance. */
-            c->sleep_until[sched] = 0;
-        } else if (c->events == before) {
-            c->sleep_events[sched] = sleep_key(c, sched);
-            c->sleep_until[sched] = compute_wake(c, sched);
-            c->sleep_reason[sched] = (uint8_t)r;
-        }
+        (*c->sleep_count[sched])++;
+        return;
     }
-    switch (r) {
-    case ISSUED: c->last_progress = c->cycle; break;
-    case STALL_DEP: c->stats.stall_scoreboard++; break;
-    case STALL_LDST: c->stats.stall_ldst++; break;
-    case STALL_BARRIER: c->stats.stall_barrier++; break;
-    default: c->stats.idle_slots++; break;
+    uint64_t before = c->events;
+    issue_result r = c->cfg->warp_sched == GM_SCHED_GTO ? schedule_gto(c, sched)
+                                                        : schedule_lrr(c, sched);
+    if (r == ISSUED) {
+        c->events++;
+        /* The issue may have switched which key this scheduler
+         * watches: the old record must not match it by chance. */
+        c->sleep_until[sched] = 0;
+        c->last_progress = c->cycle;
+        return;
     }
+    if (c->events == before) {
+        c->sleep_events[sched] = sleep_key(c, sched);
+        c->sleep_until[sched] = compute_wake(c, sched);
+        c->sleep_count[sched] = stall_counter(c, r);
+    }
+    (*stall_counter(c, r))++;
 }
 
 /* ---- LD/ST unit: one line request per cycle into the L1 --------------- */

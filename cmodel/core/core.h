@@ -178,7 +178,7 @@ typedef struct gm_core {
     bool watches_all[8];
     uint64_t sleep_until[8];
     uint64_t sleep_events[8];
-    uint8_t sleep_reason[8];
+    uint64_t *sleep_count[8]; /* the stall statistic a sleeping slot adds to */
     uint64_t last_progress;  /* cycle of the last issue or completion */
     /* What the LD/ST head is offered as: only addr, sectors and kind are
      * ever set, so the rest stays zero from init (building a zeroed
