@@ -543,6 +543,26 @@ static void schedule(gm_core *c, uint32_t sched)
     (*stall_counter(c, r))++;
 }
 
+/* When every scheduler sleeps, the whole core naps: every key a
+ * scheduler sleeps on moves only together with `events`, so while
+ * `events` stays put and the cycle is before the first wake, each
+ * scheduler would take its sleeping path. Checked once per core instead
+ * of once per scheduler. Exact: docs/architecture.md, "Exact shortcuts". */
+static void note_nap(gm_core *c)
+{
+    uint64_t until = UINT64_MAX;
+    for (uint32_t s = 0; s < c->cfg->schedulers; s++) {
+        if (c->sleep_events[s] != sleep_key(c, s)) {
+            until = 0;
+            break;
+        }
+        if (c->sleep_until[s] < until)
+            until = c->sleep_until[s];
+    }
+    c->nap_events = c->events;
+    c->nap_until = until;
+}
+
 /* ---- LD/ST unit: one line request per cycle into the L1 --------------- */
 
 static inline gm_req *new_line_request(gm_core *c, const gm_ldst_entry *e,
@@ -638,9 +658,15 @@ uint32_t gm_core_tick(gm_core *c, gm_time now)
         return done;
     c->stats.cycles++;
     ldst_cycle(c, now);
+    if (c->events == c->nap_events && c->cycle < c->nap_until) {
+        for (uint32_t s = 0; s < c->cfg->schedulers; s++)
+            (*c->sleep_count[s])++;
+        return done;
+    }
     c->pending_finish = 0;
     for (uint32_t s = 0; s < c->cfg->schedulers; s++)
         schedule(c, s);
+    note_nap(c);
     done += c->pending_finish;
     return done;
 }

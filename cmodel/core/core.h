@@ -179,6 +179,10 @@ typedef struct gm_core {
     uint64_t sleep_until[8];
     uint64_t sleep_events[8];
     uint64_t *sleep_count[8]; /* the stall statistic a sleeping slot adds to */
+    /* Every scheduler asleep: `events` when that was seen, and the first
+     * cycle one of them wakes (0: not all asleep). */
+    uint64_t nap_events;
+    uint64_t nap_until;
     uint64_t last_progress;  /* cycle of the last issue or completion */
     /* What the LD/ST head is offered as: only addr, sectors and kind are
      * ever set, so the rest stays zero from init (building a zeroed
