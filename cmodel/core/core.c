@@ -604,23 +604,36 @@ static inline void ldst_advance(gm_core *c, gm_ldst_entry *e)
     }
 }
 
+/* The LD/ST head is offered to the port until it takes it; a refused head
+ * is offered again next cycle. The probe keeps the line it was built for
+ * (probe_live) until the head moves, so a repeated offer does not reach
+ * into the queue entry, which is large and, with 80 cores ticked in turn,
+ * seldom still in the data cache. */
 static void ldst_cycle(gm_core *c, gm_time now)
 {
     if (!c->ldst_count)
         return;
-    gm_ldst_entry *e = &c->ldst[c->ldst_head];
-    if (e->next_line < e->nlines) {
+    gm_ldst_entry *e;
+    if (!c->probe_live) {
+        e = &c->ldst[c->ldst_head];
+        if (e->next_line == e->nlines) {
+            ldst_advance(c, e);
+            return;
+        }
         const gm_coalesced_line *ln = &e->co.line[e->next_line];
         c->probe.addr = ln->addr;
         c->probe.sectors = ln->sectors;
         c->probe.kind = e->kind;
-        if (!c->port.ops->offer(c->port.ctx, &c->probe, now)) {
-            c->stats.l1_refusals++;
-            return;
-        }
-        c->port.ops->accept(c->port.ctx, new_line_request(c, e, ln, now), now);
-        e->next_line++;
+        c->probe_live = true;
     }
+    if (!c->port.ops->offer(c->port.ctx, &c->probe, now)) {
+        c->stats.l1_refusals++;
+        return;
+    }
+    e = &c->ldst[c->ldst_head];
+    c->port.ops->accept(c->port.ctx, new_line_request(c, e, &e->co.line[e->next_line], now), now);
+    e->next_line++;
+    c->probe_live = false;
     ldst_advance(c, e);
 }
 

@@ -188,6 +188,7 @@ typedef struct gm_core {
      * ever set, so the rest stays zero from init (building a zeroed
      * gm_req per offer cost 2% of a run). */
     gm_req probe;
+    bool probe_live;         /* probe holds the LD/ST head's next line */
     uint32_t pending_finish; /* CTAs finished during this cycle's issue */
     gm_core_stats stats;
 } gm_core;
