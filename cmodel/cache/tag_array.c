@@ -29,9 +29,15 @@ int gm_tag_array_init(gm_tag_array *t, uint32_t size_bytes, uint32_t line_bytes,
         t->line_shift++;
     t->set_mask = is_pow2(t->sets) ? t->sets - 1 : 0;
     /* With one set the mask is 0, which the modulo path handles (n % 1). */
-    t->line = calloc((size_t)t->sets * assoc, sizeof *t->line);
-    if (!t->line)
+    size_t ways = (size_t)t->sets * assoc;
+    t->line = calloc(ways, sizeof *t->line);
+    t->key = malloc(ways * sizeof *t->key);
+    if (!t->line || !t->key) {
+        gm_tag_array_free(t);
         return gm_fail(err, "out of memory for a %u-set tag array", t->sets);
+    }
+    for (size_t i = 0; i < ways; i++)
+        t->key[i] = GM_TAG_NO_LINE;
     return 0;
 }
 
@@ -51,7 +57,9 @@ int gm_tag_array_set_interleave(gm_tag_array *t, uint32_t chunk_bytes, uint32_t 
 void gm_tag_array_free(gm_tag_array *t)
 {
     free(t->line);
+    free(t->key);
     t->line = 0;
+    t->key = 0;
 }
 
 static inline uint64_t line_addr(const gm_tag_array *t, uint64_t addr)
@@ -63,9 +71,9 @@ int32_t gm_tag_probe(const gm_tag_array *t, uint64_t addr)
 {
     uint64_t a = line_addr(t, addr);
     uint32_t base = gm_tag_set(t, a) * t->assoc;
-    const gm_tag_line *w = &t->line[base];
+    const uint64_t *k = &t->key[base];
     for (uint32_t i = 0; i < t->assoc; i++)
-        if (w[i].used && w[i].addr == a)
+        if (k[i] == a)
             return (int32_t)(base + i);
     return -1;
 }
@@ -110,6 +118,7 @@ int32_t gm_tag_allocate(gm_tag_array *t, uint64_t addr, gm_tag_victim *v)
         t->lines_used++;
     l->used = 1;
     l->addr = line_addr(t, addr);
+    t->key[idx] = l->addr;
     l->valid = 0;
     l->dirty = 0;
     l->last_use = ++t->stamp;
@@ -124,6 +133,7 @@ void gm_tag_invalidate(gm_tag_array *t, int32_t idx)
     if (l->used)
         t->lines_used--;
     l->used = 0;
+    t->key[idx] = GM_TAG_NO_LINE;
     l->valid = 0;
     l->dirty = 0;
     l->last_use = 0;

@@ -29,6 +29,8 @@
 
 #define GM_TAG_SECTORS 4u
 #define GM_TAG_ALL_SECTORS 0xfu
+/* No line address has its low bits set (lines are at least 4 B). */
+#define GM_TAG_NO_LINE UINT64_MAX
 
 typedef struct gm_tag_line {
     uint64_t addr;      /* line address (low log2(line_bytes) bits zero) */
@@ -40,6 +42,10 @@ typedef struct gm_tag_line {
 
 typedef struct gm_tag_array {
     gm_tag_line *line;  /* sets * assoc ways, set-major */
+    /* Per way, the line address if the way is used, else GM_TAG_NO_LINE:
+     * a probe compares one packed word per way (a set of 8 ways is one
+     * 64 B cache line instead of three), written with used and addr. */
+    uint64_t *key;
     uint32_t sets;
     uint32_t assoc;
     uint32_t line_bytes;

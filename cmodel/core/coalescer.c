@@ -25,11 +25,23 @@ static void add_line(gm_coalesced *o, uint64_t line, uint8_t sectors)
     o->n++;
 }
 
+/* Marks the sectors of a lane's first byte a and last byte a + last in
+ * seen; returns the bits by which either lies outside line (0: inside). */
+static inline uint64_t mark_lane(uint64_t a, uint64_t last, uint64_t line, uint8_t *seen)
+{
+    uint64_t e = a + last;
+    seen[(a / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE] = 1;
+    seen[(e / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE] = 1;
+    return ((a ^ line) | (e ^ line)) & ~LINE_MASK;
+}
+
 /* The common case: every active lane's bytes lie in one line. With a
  * width of at most one sector a lane touches the sector of its first byte
  * and that of its last, nothing between, so the line's mask is the OR of
- * both over the lanes. Returns false (out unchanged) at the first lane
- * outside the first lane's line; the general walk then starts over. */
+ * both over the lanes. Returns false (out unchanged) when a lane lies
+ * outside the first lane's line; the general walk then starts over. A
+ * full warp (the usual case) is walked without a test per lane and
+ * checked once at the end. */
 static bool coalesce_one_line(const gm_inst *in, uint32_t mask, gm_coalesced *out)
 {
     uint64_t last = (uint64_t)in->width - 1;
@@ -38,14 +50,16 @@ static bool coalesce_one_line(const gm_inst *in, uint32_t mask, gm_coalesced *ou
     /* A store per touched sector is cheaper than building the mask lane
      * by lane (variable shifts). */
     uint8_t seen[GM_SECTORS_PER_LINE] = {0};
-    for (uint32_t lane = first; lane < GM_WARP_SIZE; lane++) {
-        if (!(mask >> lane & 1))
-            continue;
-        uint64_t a = in->addr[lane], e = a + last;
-        if (((a ^ line) | (e ^ line)) & ~LINE_MASK)
+    if (mask == 0xffffffffu) {
+        uint64_t outside = 0;
+        for (uint32_t lane = 0; lane < GM_WARP_SIZE; lane++)
+            outside |= mark_lane(in->addr[lane], last, line, seen);
+        if (outside)
             return false;
-        seen[(a / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE] = 1;
-        seen[(e / GM_SECTOR_BYTES) % GM_SECTORS_PER_LINE] = 1;
+    } else {
+        for (uint32_t lane = first; lane < GM_WARP_SIZE; lane++)
+            if ((mask >> lane & 1) && mark_lane(in->addr[lane], last, line, seen))
+                return false;
     }
     unsigned sectors = 0;
     for (unsigned s = 0; s < GM_SECTORS_PER_LINE; s++)

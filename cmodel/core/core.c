@@ -312,6 +312,9 @@ static const gm_inst *warp_next_inst(gm_warp *w)
 /* ---- issue ------------------------------------------------------------ */
 
 typedef enum issue_result { ISSUED, STALL_DEP, STALL_LDST, STALL_BARRIER, NO_INST } issue_result;
+_Static_assert(ISSUED < STALL_DEP && STALL_DEP < STALL_LDST && STALL_LDST < STALL_BARRIER &&
+                   STALL_BARRIER < NO_INST,
+               "stall_merge takes the least verdict");
 
 static void ldst_enqueue(gm_core *c, gm_warp *w, uint32_t wi, const gm_inst *in)
 {
@@ -336,16 +339,25 @@ static void ldst_enqueue(gm_core *c, gm_warp *w, uint32_t wi, const gm_inst *in)
     c->stats.sector_reqs += e->co.nsectors;
 }
 
+/* The verdict of the four flags that decide it alone, indexed by
+ * flags & (LIVE | EXITED | BARRIER | WAITMEM): not live or exited gives
+ * NO_INST, else at a barrier STALL_BARRIER, else waiting on memory
+ * STALL_DEP; ISSUED means the wake cycle and the head must be looked at.
+ * One load instead of three tests per warp of a scheduler's scan. */
+static const uint8_t flag_verdict[16] = {
+    NO_INST, ISSUED, NO_INST, NO_INST, NO_INST, STALL_BARRIER, NO_INST, NO_INST,
+    NO_INST, STALL_DEP, NO_INST, NO_INST, NO_INST, STALL_BARRIER, NO_INST, NO_INST,
+};
+
 /* The cheap part of try_issue: the verdict for a warp that is known to
  * be waiting, without touching its instruction buffer. */
 static inline issue_result quick_verdict(const gm_core *c, const gm_warp_state *ws)
 {
     uint8_t f = ws->flags;
-    if (!(f & GM_WS_LIVE) || (f & GM_WS_EXITED))
-        return NO_INST;
-    if (f & GM_WS_BARRIER)
-        return STALL_BARRIER;
-    if ((f & GM_WS_WAITMEM) || c->cycle < ws->wake)
+    issue_result v = (issue_result)flag_verdict[f & 0xf];
+    if (v != ISSUED)
+        return v;
+    if (c->cycle < ws->wake)
         return STALL_DEP;
     /* Registers only ever become available, so a head instruction found
      * ready stays ready until it issues. */
@@ -408,12 +420,11 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
 
 /* A slot that issued nothing is charged to the first applicable reason:
  * some warp waited on the scoreboard, else on the LD/ST queue, else at a
- * barrier; idle only when no warp had an instruction to offer. */
-static issue_result stall_merge(issue_result worst, issue_result r)
+ * barrier; idle only when no warp had an instruction to offer. The enum
+ * is in that order with NO_INST last, so merging is taking the least. */
+static inline issue_result stall_merge(issue_result worst, issue_result r)
 {
-    if (r == NO_INST)
-        return worst;
-    return worst == NO_INST || r < worst ? r : worst;
+    return r < worst ? r : worst;
 }
 
 /* Warps are split among schedulers by slot index (slot % schedulers).
@@ -500,6 +511,17 @@ static uint64_t sleep_key(const gm_core *c, uint32_t sched)
     return c->shared_events + c->own_events[sched];
 }
 
+/* The statistic a slot that issued nothing is charged to. */
+static uint64_t *stall_counter(gm_core *c, issue_result r)
+{
+    switch (r) {
+    case STALL_DEP: return &c->stats.stall_scoreboard;
+    case STALL_LDST: return &c->stats.stall_ldst;
+    case STALL_BARRIER: return &c->stats.stall_barrier;
+    default: return &c->stats.idle_slots;
+    }
+}
+
 /* One issue slot. A pass that issues nothing leaves every warp of the
  * scheduler in a state only an event or time can change (a head found
  * blocked records WAITMEM or its wake cycle), so until one of them
@@ -509,31 +531,47 @@ static uint64_t sleep_key(const gm_core *c, uint32_t sched)
  * recorded. Exact: docs/architecture.md, "Exact shortcuts". */
 static void schedule(gm_core *c, uint32_t sched)
 {
-    issue_result r;
     if (c->sleep_events[sched] == sleep_key(c, sched) && c->cycle < c->sleep_until[sched]) {
-        r = (issue_result)c->sleep_reason[sched];
-    } else {
-        uint64_t before = c->events;
-        r = c->cfg->warp_sched == GM_SCHED_GTO ? schedule_gto(c, sched)
-                                               : schedule_lrr(c, sched);
-        if (r == ISSUED) {
-            c->events++;
-            /* The issue may have switched which key this scheduler
-             * watches: the old record must not match it by chance. */
-            c->sleep_until[sched] = 0;
-        } else if (c->events == before) {
-            c->sleep_events[sched] = sleep_key(c, sched);
-            c->sleep_until[sched] = compute_wake(c, sched);
-            c->sleep_reason[sched] = (uint8_t)r;
+        (*c->sleep_count[sched])++;
+        return;
+    }
+    uint64_t before = c->events;
+    issue_result r = c->cfg->warp_sched == GM_SCHED_GTO ? schedule_gto(c, sched)
+                                                        : schedule_lrr(c, sched);
+    if (r == ISSUED) {
+        c->events++;
+        /* The issue may have switched which key this scheduler
+         * watches: the old record must not match it by chance. */
+        c->sleep_until[sched] = 0;
+        c->last_progress = c->cycle;
+        return;
+    }
+    if (c->events == before) {
+        c->sleep_events[sched] = sleep_key(c, sched);
+        c->sleep_until[sched] = compute_wake(c, sched);
+        c->sleep_count[sched] = stall_counter(c, r);
+    }
+    (*stall_counter(c, r))++;
+}
+
+/* When every scheduler sleeps, the whole core naps: every key a
+ * scheduler sleeps on moves only together with `events`, so while
+ * `events` stays put and the cycle is before the first wake, each
+ * scheduler would take its sleeping path. Checked once per core instead
+ * of once per scheduler. Exact: docs/architecture.md, "Exact shortcuts". */
+static void note_nap(gm_core *c)
+{
+    uint64_t until = UINT64_MAX;
+    for (uint32_t s = 0; s < c->cfg->schedulers; s++) {
+        if (c->sleep_events[s] != sleep_key(c, s)) {
+            until = 0;
+            break;
         }
+        if (c->sleep_until[s] < until)
+            until = c->sleep_until[s];
     }
-    switch (r) {
-    case ISSUED: c->last_progress = c->cycle; break;
-    case STALL_DEP: c->stats.stall_scoreboard++; break;
-    case STALL_LDST: c->stats.stall_ldst++; break;
-    case STALL_BARRIER: c->stats.stall_barrier++; break;
-    default: c->stats.idle_slots++; break;
-    }
+    c->nap_events = c->events;
+    c->nap_until = until;
 }
 
 /* ---- LD/ST unit: one line request per cycle into the L1 --------------- */
@@ -566,23 +604,36 @@ static inline void ldst_advance(gm_core *c, gm_ldst_entry *e)
     }
 }
 
+/* The LD/ST head is offered to the port until it takes it; a refused head
+ * is offered again next cycle. The probe keeps the line it was built for
+ * (probe_live) until the head moves, so a repeated offer does not reach
+ * into the queue entry, which is large and, with 80 cores ticked in turn,
+ * seldom still in the data cache. */
 static void ldst_cycle(gm_core *c, gm_time now)
 {
     if (!c->ldst_count)
         return;
-    gm_ldst_entry *e = &c->ldst[c->ldst_head];
-    if (e->next_line < e->nlines) {
+    gm_ldst_entry *e;
+    if (!c->probe_live) {
+        e = &c->ldst[c->ldst_head];
+        if (e->next_line == e->nlines) {
+            ldst_advance(c, e);
+            return;
+        }
         const gm_coalesced_line *ln = &e->co.line[e->next_line];
         c->probe.addr = ln->addr;
         c->probe.sectors = ln->sectors;
         c->probe.kind = e->kind;
-        if (!c->port.ops->offer(c->port.ctx, &c->probe, now)) {
-            c->stats.l1_refusals++;
-            return;
-        }
-        c->port.ops->accept(c->port.ctx, new_line_request(c, e, ln, now), now);
-        e->next_line++;
+        c->probe_live = true;
     }
+    if (!c->port.ops->offer(c->port.ctx, &c->probe, now)) {
+        c->stats.l1_refusals++;
+        return;
+    }
+    e = &c->ldst[c->ldst_head];
+    c->port.ops->accept(c->port.ctx, new_line_request(c, e, &e->co.line[e->next_line], now), now);
+    e->next_line++;
+    c->probe_live = false;
     ldst_advance(c, e);
 }
 
@@ -631,9 +682,15 @@ uint32_t gm_core_tick(gm_core *c, gm_time now)
         return done;
     c->stats.cycles++;
     ldst_cycle(c, now);
+    if (c->events == c->nap_events && c->cycle < c->nap_until) {
+        for (uint32_t s = 0; s < c->cfg->schedulers; s++)
+            (*c->sleep_count[s])++;
+        return done;
+    }
     c->pending_finish = 0;
     for (uint32_t s = 0; s < c->cfg->schedulers; s++)
         schedule(c, s);
+    note_nap(c);
     done += c->pending_finish;
     return done;
 }

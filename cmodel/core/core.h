@@ -178,12 +178,17 @@ typedef struct gm_core {
     bool watches_all[8];
     uint64_t sleep_until[8];
     uint64_t sleep_events[8];
-    uint8_t sleep_reason[8];
+    uint64_t *sleep_count[8]; /* the stall statistic a sleeping slot adds to */
+    /* Every scheduler asleep: `events` when that was seen, and the first
+     * cycle one of them wakes (0: not all asleep). */
+    uint64_t nap_events;
+    uint64_t nap_until;
     uint64_t last_progress;  /* cycle of the last issue or completion */
     /* What the LD/ST head is offered as: only addr, sectors and kind are
      * ever set, so the rest stays zero from init (building a zeroed
      * gm_req per offer cost 2% of a run). */
     gm_req probe;
+    bool probe_live;         /* probe holds the LD/ST head's next line */
     uint32_t pending_finish; /* CTAs finished during this cycle's issue */
     gm_core_stats stats;
 } gm_core;

@@ -200,6 +200,54 @@ static uint64_t slice_line(uint64_t i, uint64_t slice)
     return L(2 * (32 * (i / 2) + slice) + i % 2);
 }
 
+/* The probe compares a packed per-way key; here it must find exactly the
+ * way a scan of the lines' own used and addr fields finds, through
+ * allocations, evictions and invalidations (an invalidated way keeps its
+ * old addr, so a stale key would show as a false hit). */
+static int32_t probe_by_lines(const gm_tag_array *t, uint64_t addr)
+{
+    uint64_t a = addr & ~(uint64_t)(t->line_bytes - 1);
+    for (uint32_t i = 0; i < t->sets * t->assoc; i++)
+        if (t->line[i].used && t->line[i].addr == a)
+            return (int32_t)i;
+    return -1;
+}
+
+static void test_tag_probe_key_vs_lines(void **state)
+{
+    (void)state;
+    gm_tag_array t;
+    gm_error err;
+    assert_int_equal(gm_tag_array_init(&t, 3 * 4 * 64, 64, 4, &err), 0); /* 3 sets */
+    gm_prng p;
+    gm_prng_seed(&p, 7, 3);
+    int hits = 0, stale = 0;
+    for (int step = 0; step < 20000; step++) {
+        uint64_t addr = gm_prng_below(&p, 40) * 64 + gm_prng_below(&p, 64);
+        int32_t way = gm_tag_probe(&t, addr);
+        assert_int_equal(way, probe_by_lines(&t, addr));
+        hits += way >= 0;
+        switch (gm_prng_below(&p, 3)) {
+        case 0:
+            if (way < 0)
+                gm_tag_allocate(&t, addr, 0);
+            break;
+        case 1:
+            if (way >= 0) {
+                gm_tag_invalidate(&t, way);
+                assert_int_equal(gm_tag_probe(&t, addr), -1);
+                stale++;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    assert_true(hits > 1000);
+    assert_true(stale > 1000);
+    gm_tag_array_free(&t);
+}
+
 static void test_tag_interleave(void **state)
 {
     (void)state;
@@ -406,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_tag_non_pow2_sets),
         cmocka_unit_test(test_tag_random_vs_reference),
         cmocka_unit_test(test_tag_interleave),
+        cmocka_unit_test(test_tag_probe_key_vs_lines),
         cmocka_unit_test(test_mshr_merge_and_release),
         cmocka_unit_test(test_mshr_large_random),
         cmocka_unit_test(test_residency_counts),
