@@ -169,18 +169,18 @@ private:
         if (A::kEvalFall) top_->eval();
     }
 
-    // Skipping an edge is exact, not a guess. Everything the Verilated
-    // eval() reads and writes for a model whose design is inlined into
-    // its root (no submodule objects, no runtime randomness, no heap
-    // members: docs/cosim.md, "Skipping settled edges") is the bytes of
-    // the root object, inputs, registers, combinational values and
-    // trigger history included, and eval() is a function of them. If an
-    // edge left those bytes exactly as it found them (settled_), an edge
-    // that starts from the same bytes, i.e. the same inputs put in, would
-    // compute the same function of the same bytes and leave them unchanged
-    // again: skipping it changes nothing, outputs included. $time is not
-    // in the root but only timestamps messages and the waveform, and no
-    // edge is skipped while tracing.
+    // Skipping an edge is exact, not a guess. For a model whose design is
+    // inlined into its root (no submodule objects, no random values drawn
+    // at run time, no heap members; tb/cosim/CMakeLists.txt checks this,
+    // docs/cosim.md "Speed" argues it) everything eval() reads and writes
+    // is the bytes of the root object (inputs, registers, combinational
+    // values, trigger history), and eval() is a function of them. If an
+    // edge left those bytes as it found them (settled_), an edge that
+    // starts from the same bytes, i.e. the same inputs put in, computes the
+    // same function of the same bytes and leaves them unchanged again:
+    // skipping it changes nothing, outputs included. $time is not in the
+    // root but only stamps messages and the waveform, and no edge is
+    // skipped while tracing.
     void take_snapshot() { std::memcpy(snapshot_.data(), top_->rootp, snapshot_.size()); }
     bool root_same_as_snapshot() const
     {

@@ -203,7 +203,8 @@ int cli_main(int argc, char** argv, const gm_cli_ext* base)
         if (const char* n = std::getenv("GM_COSIM_WAVE_INSTANCE")) s.wave_instance = n;
         if (const char* f = std::getenv("GM_COSIM_WAVE_FROM")) s.wave_from = std::strtoull(f, nullptr, 10);
     }
-    if (const char* e = std::getenv("GM_COSIM_EVAL_EVERY_EDGE")) s.eval_every_edge = *e && *e != '0';
+    if (const char* e = std::getenv("GM_COSIM_EVAL_EVERY_EDGE"))
+        s.eval_every_edge = *e && *e != '0';
     gm_cli_ext ext{};
     std::string help = kRunHelp;
     if (base) {
