@@ -18,6 +18,9 @@
 //   kModel, kNoun, kUnit, kFieldCount, kMatched, kOwnCount: report wording
 //   put(VTop*, Params, In), get(VTop*, Params, Out*), put_idle(VTop*, Params)
 //   kEvalFall                         evaluate the falling edge on its own
+//   kSkipSettled                      may skip an edge that provably changes
+//                                     nothing (VlModel::clock; only for a
+//                                     model whose whole state is its root)
 //   kCompareAfterTick                 the C side calls compare after tick
 //                                     (the outputs of the edge just made)
 //   same(Params, Params), text(Params)
@@ -29,6 +32,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fnmatch.h>
 #include <functional>
@@ -66,6 +70,10 @@ public:
     // Starts an FST of this instance (Verilated with tracing).
     virtual void trace_open(const std::string& path) = 0;
     virtual void trace_close() = 0;
+    // Lets clock() skip the edges that provably change nothing (where the
+    // adapter allows it); the count of those it skipped.
+    virtual void allow_skip(bool on) = 0;
+    virtual uint64_t edges_skipped() const = 0;
 };
 
 // The Verilated class VTop of block adapter A as an Rtl.
@@ -103,19 +111,24 @@ public:
     void clock(const typename A::In& in, uint64_t cycle) override
     {
         A::put(top_.get(), p_, in);
-        ctx_->time(cycle * 10);
-        top_->eval();  // inputs settle with the clock low (tb/common/lockstep.h)
-        dump();
-        ctx_->time(cycle * 10 + 5);
-        top_->clk_i = 1;
-        top_->eval();
-        dump();
-        // Without kEvalFall the falling edge is not evaluated on its own:
-        // no logic runs on it, and the next clock() evaluates it together
-        // with the new inputs (for a router about a third of the RTL's time).
-        top_->clk_i = 0;
-        if (A::kEvalFall) top_->eval();
+        if (skip_) {
+            if (settled_ && !tracing() && root_same_as_snapshot()) {
+                skipped_++;
+                return;
+            }
+            take_snapshot();
+        }
+        edge(cycle);
+        if (skip_) settled_ = root_same_as_snapshot();
     }
+
+    void allow_skip(bool on) override
+    {
+        skip_ = on && A::kSkipSettled;
+        settled_ = false;
+        if (skip_) snapshot_.resize(sizeof(*top_->rootp));
+    }
+    uint64_t edges_skipped() const override { return skipped_; }
 
     void trace_open(const std::string& path) override
     {
@@ -138,6 +151,50 @@ public:
     }
 
 private:
+    // The rising edge: inputs settle with the clock low, then the clock
+    // rises.
+    void edge(uint64_t cycle)
+    {
+        ctx_->time(cycle * 10);
+        top_->eval();  // inputs settle with the clock low (tb/common/lockstep.h)
+        dump();
+        ctx_->time(cycle * 10 + 5);
+        top_->clk_i = 1;
+        top_->eval();
+        dump();
+        // Without kEvalFall the falling edge is not evaluated on its own:
+        // no logic runs on it, and the next clock() evaluates it together
+        // with the new inputs (for a router about a third of the RTL's time).
+        top_->clk_i = 0;
+        if (A::kEvalFall) top_->eval();
+    }
+
+    // Skipping an edge is exact, not a guess. For a model whose design is
+    // inlined into its root (no submodule objects, no random values drawn
+    // at run time, no heap members; tb/cosim/CMakeLists.txt checks this,
+    // docs/cosim.md "Speed" argues it) everything eval() reads and writes
+    // is the bytes of the root object (inputs, registers, combinational
+    // values, trigger history), and eval() is a function of them. If an
+    // edge left those bytes as it found them (settled_), an edge that
+    // starts from the same bytes, i.e. the same inputs put in, computes the
+    // same function of the same bytes and leaves them unchanged again:
+    // skipping it changes nothing, outputs included. $time is not in the
+    // root but only stamps messages and the waveform, and no edge is
+    // skipped while tracing.
+    void take_snapshot() { std::memcpy(snapshot_.data(), top_->rootp, snapshot_.size()); }
+    bool root_same_as_snapshot() const
+    {
+        return std::memcmp(snapshot_.data(), top_->rootp, snapshot_.size()) == 0;
+    }
+    bool tracing() const
+    {
+#if VM_TRACE
+        return tfp_ != nullptr;
+#else
+        return false;
+#endif
+    }
+
     void dump()
     {
 #if VM_TRACE
@@ -148,6 +205,10 @@ private:
     VerilatedContext* ctx_;
     typename A::Params p_;
     std::unique_ptr<VTop> top_;
+    bool skip_ = false;     // allow_skip() on an adapter with kSkipSettled
+    bool settled_ = false;  // the last edge left the root unchanged
+    std::vector<unsigned char> snapshot_;  // the root before the last edge
+    uint64_t skipped_ = 0;
 #if VM_TRACE
     std::unique_ptr<VerilatedFstC> tfp_;
 #endif
@@ -197,6 +258,9 @@ struct Session {
     std::string wave_path, wave_instance;
     uint64_t wave_from = 0;
     bool replaying = false;
+    // GM_COSIM_EVAL_EVERY_EDGE set: no edge is skipped (VlModel::clock),
+    // for measuring what skipping saves.
+    bool eval_every_edge = false;
 
     // Records the first failure of the run and asks the system to stop
     // after the current edge; later ones (other instances in the same
@@ -247,6 +311,7 @@ class Instance {
 public:
     virtual ~Instance() = default;
     virtual void trace_close() = 0;
+    virtual uint64_t edges_skipped() const = 0;
     Session* s = nullptr;
     std::string name;
     uint64_t compared = 0;
@@ -266,6 +331,7 @@ public:
     typename A::Hook hook{};
 
     void trace_close() override { rtl->trace_close(); }
+    uint64_t edges_skipped() const override { return rtl->edges_skipped(); }
 
     static void eval(void* ctx, Out* out) { static_cast<Twin*>(ctx)->rtl->outputs(out); }
 
@@ -363,6 +429,7 @@ public:
             t->params = f.params;
             t->rtl = kind->make(s->ctx.get());
             t->rtl->reset();
+            t->rtl->allow_skip(!s->eval_every_edge);
             t->hook = typename A::Hook{t.get(), &Twin<A>::eval, &Twin<A>::tick,
                                        &Twin<A>::compare};
             if (f.attach(&t->hook, err) != 0) return -1;

@@ -137,6 +137,14 @@ int finish(void* arg, gm_system* sys, gm_error* err)
                  "gmsim-cosim: %zu instance%s, %" PRIu64 " router-cycles compared, %.2f CPU s "
                  "in the run\n",
                  instances, instances == 1 ? "" : "s", cycles, cpu);
+    uint64_t skipped = 0;
+    for (const auto& b : run->blocks)
+        for (const auto& t : b->instances()) skipped += t->edges_skipped();
+    if (skipped)
+        std::fprintf(stderr,
+                     "gmsim-cosim: %" PRIu64 " RTL clock edges skipped as settled (outputs "
+                     "still compared)\n",
+                     skipped);
     for (const auto& b : run->blocks) {
         if (!b->own_count() || b->instances().empty()) continue;
         uint64_t n = 0;
@@ -195,6 +203,8 @@ int cli_main(int argc, char** argv, const gm_cli_ext* base)
         if (const char* n = std::getenv("GM_COSIM_WAVE_INSTANCE")) s.wave_instance = n;
         if (const char* f = std::getenv("GM_COSIM_WAVE_FROM")) s.wave_from = std::strtoull(f, nullptr, 10);
     }
+    if (const char* e = std::getenv("GM_COSIM_EVAL_EVERY_EDGE"))
+        s.eval_every_edge = *e && *e != '0';
     gm_cli_ext ext{};
     std::string help = kRunHelp;
     if (base) {

@@ -33,6 +33,7 @@ struct AtaTwin {
     // The seed's 10 x 8 x 64 array, loops kept, costs about 0.8 ms a block
     // cycle; no logic runs on the falling edge, so it is not evaluated.
     static constexpr bool kEvalFall = false;
+    static constexpr bool kSkipSettled = false;
     static constexpr bool kCompareAfterTick = true;
 
     static Params params(unsigned arrays, unsigned sets, unsigned ways, unsigned tag_bits,

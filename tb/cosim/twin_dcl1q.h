@@ -34,6 +34,7 @@ struct Dcl1qTwin {
     static constexpr const char* kMatched = "the C node queues";
     static constexpr const char* kOwnCount = "node queue cycles";
     static constexpr bool kEvalFall = true;
+    static constexpr bool kSkipSettled = false;
     static constexpr bool kCompareAfterTick = false;
 
     static Params params(uint32_t depth) { return Params{depth}; }

@@ -30,6 +30,7 @@ struct RddTwin {
     static constexpr const char* kMatched = "the C RDD";
     static constexpr const char* kOwnCount = "RDD cycles";
     static constexpr bool kEvalFall = true;
+    static constexpr bool kSkipSettled = false;
     static constexpr bool kCompareAfterTick = false;
 
     static Params params(uint32_t sets, uint32_t ways, uint32_t clusters, uint32_t slices,

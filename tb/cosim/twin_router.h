@@ -29,6 +29,8 @@ struct RouterTwin {
     static constexpr const char* kMatched = "the C routers";
     static constexpr const char* kOwnCount = nullptr;
     static constexpr bool kEvalFall = false;
+    // Verilated with everything inlined into the root (docs/cosim.md)
+    static constexpr bool kSkipSettled = true;
     static constexpr bool kCompareAfterTick = false;
 
     static Params params(uint32_t n_in, uint32_t n_out, uint32_t vcs, uint32_t depth,

@@ -31,6 +31,7 @@ struct ShadowTwin {
     static constexpr const char* kMatched = "the C shadow tags";
     static constexpr const char* kOwnCount = nullptr;
     static constexpr bool kEvalFall = true;
+    static constexpr bool kSkipSettled = false;
     static constexpr bool kCompareAfterTick = false;
 
     static Params params(uint32_t sets, uint32_t ways, uint32_t tag_bits)
