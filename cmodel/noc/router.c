@@ -266,6 +266,21 @@ static gm_islip va_view(const gm_router *r, uint32_t p)
     };
 }
 
+/* The one input VC in the request set col, or GM_ISLIP_NONE when more
+ * than one asks. */
+static uint32_t sole_requester(const uint64_t *col, uint32_t words)
+{
+    uint32_t found = GM_ISLIP_NONE;
+    for (uint32_t w = 0; w < words; w++) {
+        if (!col[w])
+            continue;
+        if (found != GM_ISLIP_NONE || (col[w] & (col[w] - 1)))
+            return GM_ISLIP_NONE;
+        found = w * 64 + ctz64(col[w]);
+    }
+    return found;
+}
+
 static void allocate_vcs(gm_router *r)
 {
     const uint32_t v = r->cfg.vcs, w_iv = r->w_iv;
@@ -275,6 +290,17 @@ static void allocate_vcs(gm_router *r)
             uint32_t p = w * 64 + ctz64(bits);
             uint64_t free_vcs = ~r->ovc_busy[p] & vc_mask(v);
             const uint64_t *col = r->va_req + (size_t)p * w_iv;
+            /* One input VC asking: every free VC grants it, and it
+             * accepts the first at or after its accept pointer, in
+             * iteration 0 (what gm_islip_alloc gives). */
+            uint32_t sole = sole_requester(col, w_iv);
+            if (sole != GM_ISLIP_NONE) {
+                uint32_t k = gm_rr_search_word(free_vcs, r->va_accept_ptr[sole]);
+                r->va_grants[r->n_va_grants++] = (gm_router_va_grant){
+                    .in_vc = (uint16_t)sole, .out_vc = (uint16_t)(p * v + k), .iter = 0,
+                };
+                continue;
+            }
             /* Only the free VCs' columns are filled: the hint keeps the
              * allocator off the others, whose columns would be empty. */
             for (uint64_t fb = free_vcs; fb; fb &= fb - 1)
