@@ -468,10 +468,11 @@ static void commit_vcs(gm_router *r)
         r->vc_has_ovc[i] |= bit;
         if (r->ovc_credit[g->out_vc])
             r->vc_can_send[i] |= bit;
-        /* Pointer rule, applied through the per-port view. */
-        gm_islip view = va_view(r, p);
-        gm_islip_match m = {g->in_vc, (uint16_t)ovc, g->iter};
-        gm_islip_update(&view, &m, 1);
+        /* THE RULE of the per-port iSLIP (gm_islip_update, inline). */
+        if (g->iter == 0) {
+            r->va_grant_ptr[g->out_vc] = (uint16_t)((g->in_vc + 1u) % (r->cfg.n_in * v));
+            r->va_accept_ptr[g->in_vc] = (uint16_t)((ovc + 1u) % v);
+        }
     }
     r->va_grant_count += r->n_va_grants;
 }
