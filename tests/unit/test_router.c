@@ -346,6 +346,7 @@ static void expect_va(const gm_router *r, expected_grants *x)
     const gm_router_cfg *c = &r->cfg;
     const uint32_t v = c->vcs, niv = c->n_in * v, w = GM_BITS_WORDS(niv);
     uint16_t accept[MAXP * MAXV], grant[MAXV];
+    assert_true(w <= 2); /* the request columns below hold two words */
     memcpy(accept, r->va_accept_ptr, niv * 2u);
     for (uint32_t p = 0; p < c->n_out; p++) {
         uint64_t req[MAXV * 2] = {0};
@@ -363,7 +364,6 @@ static void expect_va(const gm_router *r, expected_grants *x)
                       .grant_ptr = grant, .accept_ptr = accept};
         gm_islip_match m[MAXV];
         uint32_t n = gm_islip_alloc(&s, req, m);
-        assert_true(w <= 2);
         for (uint32_t k = 0; k < n; k++)
             x->va[x->n_va++] = (gm_router_va_grant){
                 m[k].req, (uint16_t)(p * v + m[k].res), m[k].iter};
