@@ -108,7 +108,6 @@ int gm_router_init(gm_router *r, const gm_router_cfg *cfg, gm_error *err)
     r->sa_elig = calloc(n, sizeof *r->sa_elig);
     r->sa_inputs = calloc(n, sizeof *r->sa_inputs);
     r->sa_vc = calloc(n, 1);
-    r->sa_tmp = calloc(min_u32(n, m), sizeof *r->sa_tmp);
     r->va_grants = calloc(nov, sizeof *r->va_grants);
     r->sa_grants = calloc(min_u32(n, m), sizeof *r->sa_grants);
     if (!r->buf || !r->buf_rd || !r->buf_count || !r->ivc_has_ovc ||
@@ -119,7 +118,7 @@ int gm_router_init(gm_router *r, const gm_router_cfg *cfg, gm_error *err)
         !r->in_busy || !r->pipe_mask || !r->credit_mask ||
         !r->va_req || !r->va_port_mask || !r->va_cols || !r->va_tmp ||
         !r->sa_req || !r->sa_out_mask || !r->sa_elig || !r->sa_inputs || !r->sa_vc ||
-        !r->sa_tmp || !r->va_grants || !r->sa_grants) {
+        !r->va_grants || !r->sa_grants) {
         gm_router_free(r);
         return gm_fail(err, "out of memory");
     }
@@ -164,7 +163,6 @@ void gm_router_free(gm_router *r)
     free(r->sa_elig);
     free(r->sa_inputs);
     free(r->sa_vc);
-    free(r->sa_tmp);
     free(r->va_grants);
     free(r->sa_grants);
     *r = (gm_router){0};
@@ -268,6 +266,21 @@ static gm_islip va_view(const gm_router *r, uint32_t p)
     };
 }
 
+/* The one input VC in the request set col, or GM_ISLIP_NONE when more
+ * than one asks. */
+static uint32_t sole_requester(const uint64_t *col, uint32_t words)
+{
+    uint32_t found = GM_ISLIP_NONE;
+    for (uint32_t w = 0; w < words; w++) {
+        if (!col[w])
+            continue;
+        if (found != GM_ISLIP_NONE || (col[w] & (col[w] - 1)))
+            return GM_ISLIP_NONE;
+        found = w * 64 + ctz64(col[w]);
+    }
+    return found;
+}
+
 static void allocate_vcs(gm_router *r)
 {
     const uint32_t v = r->cfg.vcs, w_iv = r->w_iv;
@@ -277,6 +290,17 @@ static void allocate_vcs(gm_router *r)
             uint32_t p = w * 64 + ctz64(bits);
             uint64_t free_vcs = ~r->ovc_busy[p] & vc_mask(v);
             const uint64_t *col = r->va_req + (size_t)p * w_iv;
+            /* One input VC asking: every free VC grants it, and it
+             * accepts the first at or after its accept pointer, in
+             * iteration 0 (what gm_islip_alloc gives). */
+            uint32_t sole = sole_requester(col, w_iv);
+            if (sole != GM_ISLIP_NONE) {
+                uint32_t k = gm_rr_search_word(free_vcs, r->va_accept_ptr[sole]);
+                r->va_grants[r->n_va_grants++] = (gm_router_va_grant){
+                    .in_vc = (uint16_t)sole, .out_vc = (uint16_t)(p * v + k), .iter = 0,
+                };
+                continue;
+            }
             /* Only the free VCs' columns are filled: the hint keeps the
              * allocator off the others, whose columns would be empty. */
             for (uint64_t fb = free_vcs; fb; fb &= fb - 1)
@@ -296,50 +320,40 @@ static void allocate_vcs(gm_router *r)
 
 /* ---- Step 3: switch allocation ---- */
 
-static gm_islip sa_view(const gm_router *r)
-{
-    return (gm_islip){
-        .n_req = r->cfg.n_in,
-        .n_res = r->cfg.n_out,
-        .iters = r->cfg.iters,
-        .grant_ptr = r->sa_grant_ptr,
-        .accept_ptr = r->sa_accept_ptr,
-    };
-}
-
 /* Each requesting input picks one VC with its round-robin arbiter; that
  * VC's output port is the input's single request to the iSLIP over
- * inputs x outputs. */
+ * inputs x outputs. With one request per input the accept step has
+ * nothing to choose: every grant is accepted in the first iteration, and
+ * a later iteration finds no unmatched input asking for an unmatched
+ * output. So the matching is the grant arbiter of each requested output,
+ * in increasing output order, all in iteration 0: what gm_islip_alloc
+ * returns for these requests (architecture.md, "Exact shortcuts"). */
 static void allocate_switch(gm_router *r)
 {
-    const uint32_t v = r->cfg.vcs;
+    const uint32_t v = r->cfg.vcs, w_in = r->w_in;
     r->n_sa_grants = 0;
     if (r->n_sa_inputs == 0)
         return;
     for (uint32_t k = 0; k < r->n_sa_inputs; k++) {
         uint32_t i = r->sa_inputs[k];
         uint32_t vc = gm_rr_grant(&r->vc_arb[i], &r->sa_elig[i]);
+        uint32_t o = r->ivc_oport[i * v + vc];
         r->sa_vc[i] = (uint8_t)vc;
-        gm_islip_request(r->sa_req, r->cfg.n_in, i, r->ivc_oport[i * v + vc]);
-        gm_bit_set(r->sa_out_mask, r->ivc_oport[i * v + vc]);
+        gm_bit_set(r->sa_req + (size_t)o * w_in, i);
+        gm_bit_set(r->sa_out_mask, o);
     }
-    gm_islip view = sa_view(r);
-    view.res_hint = r->sa_out_mask;
-    uint32_t n = gm_islip_alloc(&view, r->sa_req, r->sa_tmp);
-    for (uint32_t k = 0; k < n; k++)
-        r->sa_grants[k] = (gm_router_sa_grant){
-            .in = r->sa_tmp[k].req,
-            .out = r->sa_tmp[k].res,
-            .vc = r->sa_vc[r->sa_tmp[k].req],
-            .iter = r->sa_tmp[k].iter,
-        };
-    r->n_sa_grants = n;
-    /* Leave the request matrix zero for the next tick. */
-    for (uint32_t k = 0; k < r->n_sa_inputs; k++) {
-        uint32_t i = r->sa_inputs[k];
-        uint32_t o = r->ivc_oport[i * v + r->sa_vc[i]];
-        clear_words(r->sa_req + (size_t)o * r->w_in, r->w_in);
-        gm_bit_clear(r->sa_out_mask, o);
+    for (uint32_t w = 0; w < r->w_out; w++) {
+        for (uint64_t bits = r->sa_out_mask[w]; bits; bits &= bits - 1) {
+            uint32_t o = w * 64 + ctz64(bits);
+            uint64_t *col = r->sa_req + (size_t)o * w_in;
+            uint32_t i = w_in == 1 ? gm_rr_search_word(col[0], r->sa_grant_ptr[o])
+                                   : gm_rr_search(col, r->cfg.n_in, r->sa_grant_ptr[o]);
+            clear_words(col, w_in); /* zero again for the next tick */
+            r->sa_grants[r->n_sa_grants++] = (gm_router_sa_grant){
+                .in = (uint16_t)i, .out = (uint16_t)o, .vc = r->sa_vc[i], .iter = 0,
+            };
+        }
+        r->sa_out_mask[w] = 0;
     }
 }
 
@@ -425,14 +439,15 @@ static void commit_switch(gm_router *r)
         }
     }
     /* The VC arbiter of an input advances only when that input won the
-     * switch (its choice was granted and accepted); iSLIP pointers follow
-     * THE RULE. sa_tmp still holds this tick's matches. */
+     * switch (its choice was granted and accepted) and moves one past the
+     * VC it chose; iSLIP pointers follow THE RULE (every match is of
+     * iteration 0, see allocate_switch). */
     for (uint32_t k = 0; k < r->n_sa_grants; k++) {
-        uint32_t i = r->sa_grants[k].in;
-        gm_rr_tick(&r->vc_arb[i], &r->sa_elig[i], true);
+        const gm_router_sa_grant *g = &r->sa_grants[k];
+        r->vc_arb[g->in].ptr = (uint16_t)((g->vc + 1u) % v);
+        r->sa_grant_ptr[g->out] = (uint16_t)((g->in + 1u) % r->cfg.n_in);
+        r->sa_accept_ptr[g->in] = (uint16_t)((g->out + 1u) % r->cfg.n_out);
     }
-    gm_islip view = sa_view(r);
-    gm_islip_update(&view, r->sa_tmp, r->n_sa_grants);
     r->sa_grant_count += r->n_sa_grants;
 }
 
@@ -453,10 +468,11 @@ static void commit_vcs(gm_router *r)
         r->vc_has_ovc[i] |= bit;
         if (r->ovc_credit[g->out_vc])
             r->vc_can_send[i] |= bit;
-        /* Pointer rule, applied through the per-port view. */
-        gm_islip view = va_view(r, p);
-        gm_islip_match m = {g->in_vc, (uint16_t)ovc, g->iter};
-        gm_islip_update(&view, &m, 1);
+        /* THE RULE of the per-port iSLIP (gm_islip_update, inline). */
+        if (g->iter == 0) {
+            r->va_grant_ptr[g->out_vc] = (uint16_t)((g->in_vc + 1u) % (r->cfg.n_in * v));
+            r->va_accept_ptr[g->in_vc] = (uint16_t)((ovc + 1u) % v);
+        }
     }
     r->va_grant_count += r->n_va_grants;
 }

@@ -167,7 +167,6 @@ typedef struct gm_router {
     uint16_t *sa_inputs;        /* [n_in] inputs with an SA request */
     uint32_t n_sa_inputs;
     uint8_t *sa_vc;             /* [n_in] VC chosen by each input's VC arbiter */
-    gm_islip_match *sa_tmp;     /* [min(n_in, n_out)] */
     gm_router_va_grant *va_grants; /* [n_out*vcs] VA grants of the last tick */
     uint32_t n_va_grants;
     gm_router_sa_grant *sa_grants; /* [min(n_in, n_out)] SA grants of the last tick */

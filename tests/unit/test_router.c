@@ -331,6 +331,101 @@ static void check_arbiter_rules(const gm_router *r, const arb_snap *s)
         assert_int_equal(r->vc_arb[i].ptr, vc_ptr[i]);
 }
 
+/* The grants of the next tick as the plain iSLIP allocator makes them
+ * from the registers (docs/noc.md: VA per output port over all input VCs,
+ * SA over inputs x outputs after each input's VC arbiter), to check the
+ * router's allocation shortcuts against the allocator they replace. */
+typedef struct expected_grants {
+    gm_router_va_grant va[MAXP * MAXV];
+    gm_router_sa_grant sa[MAXP];
+    uint32_t n_va, n_sa;
+} expected_grants;
+
+static void expect_va(const gm_router *r, expected_grants *x)
+{
+    const gm_router_cfg *c = &r->cfg;
+    const uint32_t v = c->vcs, niv = c->n_in * v, w = GM_BITS_WORDS(niv);
+    uint16_t accept[MAXP * MAXV], grant[MAXV];
+    assert_true(w <= 2); /* the request columns below hold two words */
+    memcpy(accept, r->va_accept_ptr, niv * 2u);
+    for (uint32_t p = 0; p < c->n_out; p++) {
+        uint64_t req[MAXV * 2] = {0};
+        for (uint32_t iv = 0; iv < niv; iv++) {
+            if (!r->buf_count[iv] || r->ivc_has_ovc[iv])
+                continue;
+            if (r->buf[(size_t)iv * c->depth + r->buf_rd[iv]].dest != p)
+                continue;
+            for (uint32_t k = 0; k < v; k++)
+                if (!(r->ovc_busy[p] >> k & 1))
+                    gm_islip_request(req, niv, iv, k);
+        }
+        memcpy(grant, r->va_grant_ptr + p * v, v * 2u);
+        gm_islip s = {.n_req = niv, .n_res = v, .iters = c->iters,
+                      .grant_ptr = grant, .accept_ptr = accept};
+        gm_islip_match m[MAXV];
+        uint32_t n = gm_islip_alloc(&s, req, m);
+        for (uint32_t k = 0; k < n; k++)
+            x->va[x->n_va++] = (gm_router_va_grant){
+                m[k].req, (uint16_t)(p * v + m[k].res), m[k].iter};
+    }
+}
+
+static void expect_sa(const gm_router *r, expected_grants *x)
+{
+    const gm_router_cfg *c = &r->cfg;
+    const uint32_t v = c->vcs;
+    uint16_t grant[MAXP], accept[MAXP];
+    uint8_t chosen[MAXP];
+    uint64_t req[MAXP] = {0};
+    memcpy(grant, r->sa_grant_ptr, c->n_out * 2u);
+    memcpy(accept, r->sa_accept_ptr, c->n_in * 2u);
+    for (uint32_t i = 0; i < c->n_in; i++) {
+        uint64_t elig = 0;
+        for (uint32_t vc = 0; vc < v; vc++) {
+            uint32_t iv = i * v + vc;
+            if (r->buf_count[iv] && r->ivc_has_ovc[iv] &&
+                r->ovc_credit[r->ivc_oport[iv] * v + r->ivc_ovc[iv]] > 0)
+                elig |= 1ull << vc;
+        }
+        uint32_t vc = gm_rr_search(&elig, v, r->vc_arb[i].ptr);
+        if (vc == GM_ISLIP_NONE)
+            continue;
+        chosen[i] = (uint8_t)vc;
+        gm_islip_request(req, c->n_in, i, r->ivc_oport[i * v + vc]);
+    }
+    gm_islip s = {.n_req = c->n_in, .n_res = c->n_out, .iters = c->iters,
+                  .grant_ptr = grant, .accept_ptr = accept};
+    gm_islip_match m[MAXP];
+    uint32_t n = gm_islip_alloc(&s, req, m);
+    for (uint32_t k = 0; k < n; k++)
+        x->sa[x->n_sa++] = (gm_router_sa_grant){
+            m[k].req, m[k].res, chosen[m[k].req], m[k].iter};
+}
+
+static void expect_grants(const gm_router *r, expected_grants *x)
+{
+    x->n_va = x->n_sa = 0;
+    expect_va(r, x);
+    expect_sa(r, x);
+}
+
+static void check_grants(const gm_router *r, const expected_grants *x)
+{
+    assert_int_equal(r->n_va_grants, x->n_va);
+    for (uint32_t k = 0; k < x->n_va; k++) {
+        assert_int_equal(r->va_grants[k].in_vc, x->va[k].in_vc);
+        assert_int_equal(r->va_grants[k].out_vc, x->va[k].out_vc);
+        assert_int_equal(r->va_grants[k].iter, x->va[k].iter);
+    }
+    assert_int_equal(r->n_sa_grants, x->n_sa);
+    for (uint32_t k = 0; k < x->n_sa; k++) {
+        assert_int_equal(r->sa_grants[k].in, x->sa[k].in);
+        assert_int_equal(r->sa_grants[k].out, x->sa[k].out);
+        assert_int_equal(r->sa_grants[k].vc, x->sa[k].vc);
+        assert_int_equal(r->sa_grants[k].iter, x->sa[k].iter);
+    }
+}
+
 static void bench_cycle(bench *b)
 {
     const uint32_t n = b->cfg.n_in, m = b->cfg.n_out, v = b->cfg.vcs;
@@ -341,8 +436,11 @@ static void bench_cycle(bench *b)
     for (uint32_t o = 0; o < m; o++)
         b->in.out[o] = b->snk[o].credit;
     snap_arbiters(&b->r, &snap);
+    expected_grants want;
+    expect_grants(&b->r, &want);
     gm_router_tick(&b->r, &b->in);
     check_arbiter_rules(&b->r, &snap);
+    check_grants(&b->r, &want);
     for (uint32_t i = 0; i < n; i++)
         source_tick(&b->src[i], v, &b->in.in[i], &b->out.in[i]);
     for (uint32_t o = 0; o < m; o++)

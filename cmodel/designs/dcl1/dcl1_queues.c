@@ -230,6 +230,8 @@ void gm_dcl1q_tick(gm_dcl1q *q, const gm_dcl1q_in *in)
     else if (grant_q4 && in->c_rsp_valid)
         q->rr = 1;
 
+    /* Most edges move one or two queues; the others keep their registers. */
     for (int i = 0; i < (int)GM_DCL1Q_NQ; i++)
-        apply(q, i, &op[i]);
+        if (op[i].push || op[i].pop)
+            apply(q, i, &op[i]);
 }
