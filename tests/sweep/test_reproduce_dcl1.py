@@ -172,6 +172,23 @@ class EndToEnd(unittest.TestCase):
                 g = doc["summary"]["ipc"] / base["summary"]["ipc"]
                 self.assertIn("%+.1f%%" % (100 * (g - 1)), row)
 
+            # under --layer every run, the baseline included, has the layer
+            p = subprocess.run(
+                [sys.executable, os.path.join(SRC, "scripts", "reproduce"), "dcl1-boosted",
+                 "--size", "tiny", "-j", "2", "--gmsim", GMSIM, "--work", d + "/w",
+                 "--out", d + "/c.md", "--workloads", "gemm", "--layer", "core700",
+                 "--boosts", "boost_noc2x"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            slow, slow2x = run(["core700"]), run(["core700", "boost_noc2x"])
+            self.assertEqual(slow["config"]["core"]["clock_mhz"], 700)
+            self.assertEqual(slow2x["config"]["core"]["clock_mhz"], 700)
+            self.assertEqual(slow2x["config"]["noc"]["clock_mhz"],
+                             2 * base["config"]["noc"]["clock_mhz"])
+            g = slow2x["summary"]["ipc"] / slow["summary"]["ipc"]
+            row = [x for x in open(d + "/c.md").read().splitlines()
+                   if x.startswith("| gemm |")][0]
+            self.assertIn("| %+.1f%% |" % (100 * (g - 1)), row)
+
 
 if __name__ == "__main__":
     unittest.main()
