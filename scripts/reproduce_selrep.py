@@ -1,7 +1,7 @@
 """scripts/reproduce selrep: the SelRep seed's evaluation (its Tables II and
 III, Figures 11 to 13 and the headline averages) on configs/selrep/.
 
-    scripts/reproduce selrep [--size tiny|small|standard] [-j N]
+    scripts/reproduce selrep [--size tiny|small|fill|standard] [-j N]
         [--kernels an,rn,...] [--llc-points 0,1,2,3,4] [--epoch-cycles N]
         [--out docs/results] [--work build/reproduce/selrep] [study options]
 
@@ -26,7 +26,9 @@ tabulates what the store holds without running anything).
 
 Writes <out>/selrep.md (every claim of the seed next to gmsim's figure),
 <out>/selrep.csv (one row per run) and <out>/selrep_degrees.svg (the
-degree distribution, Figure 13, drawn without a plotting library).
+degree distribution, Figure 13, drawn without a plotting library). Text
+below KEEP_MARKER in the previous selrep.md (measurements of runs this
+table does not make, written by hand) is kept.
 """
 import argparse
 import csv
@@ -80,6 +82,8 @@ BSR_RUNS = {1: "shared", 2: "static2", 4: "static4", 8: "static8", 16: "private"
 SLICES = 64
 # the seed's headline figures
 SEED = {"vs_shared": 19.7, "vs_adaptive": 11.1, "bsr_gap": 2.3, "adaptive_vs_shared": 7.9}
+# Sections written by hand below this line survive a re-run.
+KEEP_MARKER = "<!-- written by hand below: scripts/reproduce selrep keeps it -->"
 
 
 def log(msg):
@@ -469,7 +473,7 @@ def report(a, ev, notes, avg_s, avg_i, lib):
 
 def cmd_selrep(argv):
     ap = argparse.ArgumentParser(prog="reproduce selrep")
-    ap.add_argument("--size", default="small", choices=["tiny", "small", "standard"])
+    ap.add_argument("--size", default="small", choices=["tiny", "small", "fill", "standard"])
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--gmsim", default=os.path.join(ROOT, "build", "gmsim"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "results"))
@@ -524,6 +528,7 @@ def cmd_selrep(argv):
     ev = evaluate(points, R, best)
     md = "\n".join(report(a, ev, notes, averages(ev, "sensitive"),
                           averages(ev, "insensitive"), lib)) + "\n"
+    md += gmsweep.kept_tail(os.path.join(a.out, "selrep.md"), KEEP_MARKER)
     try:
         def write_csv(f):
             w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

@@ -4,8 +4,9 @@
 # configuration finish,
 # selrep.md, selrep.csv and the degree plot are written, the study's BSR
 # and speedups agree with an independent computation from the CSV, the
-# degree distribution adds up to SelRep's epochs, mm_0 is tabulated, and a
-# second invocation reuses every stored run. About 10 s.
+# degree distribution adds up to SelRep's epochs, mm_0 is tabulated, a
+# second invocation reuses every stored run, and text below the keep
+# marker survives a re-collection. About 10 s.
 set -eu
 GMSIM=$1 SRC=$2
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -15,6 +16,18 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
     --llc-points 0 --reuse-dirty --out "$T/out2" --work "$T/work" 2> "$T/log2"
 grep -q "14 reused, 0 ran, 0 failed" "$T/log2" || { cat "$T/log2"; exit 1; }
 cmp "$T/out/selrep.md" "$T/out2/selrep.md"
+# text written by hand below the keep marker survives two re-collections,
+# once, and the generated part above it is unchanged
+MARK="<!-- written by hand below: scripts/reproduce selrep keeps it -->"
+printf '\n%s\n\n## One change: hand-written\n\nmeasured 42\n' "$MARK" >> "$T/out2/selrep.md"
+for i in 1 2; do
+    "$SRC/scripts/reproduce" selrep --gmsim "$GMSIM" --size tiny --kernels bt,mm \
+        --llc-points 0 --collect-only --out "$T/out2" --work "$T/work" 2> "$T/log3"
+done
+[ "$(grep -c -F -- "$MARK" "$T/out2/selrep.md")" = 1 ] || { cat "$T/out2/selrep.md"; exit 1; }
+[ "$(tail -n 1 "$T/out2/selrep.md")" = "measured 42" ] || { tail -n 3 "$T/out2/selrep.md"; exit 1; }
+awk -v m="$MARK" '$0 == m { exit } { print }' "$T/out2/selrep.md" > "$T/body"
+{ cat "$T/out/selrep.md"; echo; } | cmp - "$T/body"
 python3 - "$T/out" <<'PY'
 import csv, re, sys, xml.etree.ElementTree as ET
 out = sys.argv[1]
