@@ -483,6 +483,9 @@ def cmd_selrep(argv):
                     help="Table II configurations _i to run (default all five)")
     ap.add_argument("--epoch-cycles", type=int,
                     help="[selrep] epoch_cycles (default 20000, 2000 at size tiny)")
+    ap.add_argument("--orgs", help="comma-separated runs to make of %s (default all; a "
+                    "configuration is tabulated once all are in the store)"
+                    % ",".join(o for o, _, _ in ORGS))
     ap.add_argument("--collect-only", action="store_true",
                     help="tabulate the runs already in the store; run nothing")
     gmsweep.study_args(ap)
@@ -502,9 +505,16 @@ def cmd_selrep(argv):
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(ROOT, "configs", "selrep", "shared.ini")) as f:
         base = f.read()
+    orgs = ORGS
+    if a.orgs:
+        orgs = [x for x in ORGS if x[0] in a.orgs.split(",")]
+        unknown = set(a.orgs.split(",")) - set(o for o, _, _ in ORGS)
+        if unknown:
+            sys.exit("reproduce: --orgs: unknown %s (allowed: %s)"
+                     % (",".join(sorted(unknown)), ",".join(o for o, _, _ in ORGS)))
     planned = []
     for p in points:
-        for o, org, deg in ORGS:
+        for o, org, deg in orgs:
             name = run_name(o, p["llc_mb"])
             path = os.path.join(cdir, name + ".ini")
             text = config_text(base, org, deg, p["llc_mb"], a.epoch_cycles)

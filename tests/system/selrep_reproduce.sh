@@ -28,6 +28,12 @@ done
 [ "$(tail -n 1 "$T/out2/selrep.md")" = "measured 42" ] || { tail -n 3 "$T/out2/selrep.md"; exit 1; }
 awk -v m="$MARK" '$0 == m { exit } { print }' "$T/out2/selrep.md" > "$T/body"
 { cat "$T/out/selrep.md"; echo; } | cmp - "$T/body"
+# --orgs names a subset of the seven runs; anything else is refused
+if "$SRC/scripts/reproduce" selrep --gmsim "$GMSIM" --size tiny --kernels bt \
+        --orgs shared,bogus --out "$T/out3" --work "$T/work" 2> "$T/log4"; then
+    echo "--orgs bogus accepted"; exit 1
+fi
+grep -q "unknown bogus" "$T/log4" || { cat "$T/log4"; exit 1; }
 python3 - "$T/out" <<'PY'
 import csv, re, sys, xml.etree.ElementTree as ET
 out = sys.argv[1]
