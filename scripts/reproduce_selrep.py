@@ -192,6 +192,7 @@ def metrics(s):
     hx = d.get("hxbar", {})
     return {
         "status": s["status"],
+        "gmsim_version": s.get("gmsim_version"),
         "cycles": sm["core_cycles"],
         "l1_miss_rate": sm.get("l1_miss_rate"),
         "ipc": sm.get("ipc"),
@@ -396,6 +397,22 @@ def analysis(ev, lib):
     return L
 
 
+def revisions(ev):
+    """Which gmsim revision produced which runs: a store filled in phases
+    (or by several builds) mixes them, and a table must say so."""
+    by = {}
+    for e in ev:
+        for r in (e["runs"].values() if e["complete"] else []):
+            v = by.setdefault(r["gmsim_version"] or "unknown", [0, []])
+            v[0] += 1
+            if e["label"] not in v[1]:
+                v[1].append(e["label"])
+    L = ["| gmsim revision | runs | configurations |", "|---|---|---|"]
+    for ver in sorted(by):
+        L.append("| %s | %d | %s |" % (ver, by[ver][0], ", ".join(by[ver][1])))
+    return L
+
+
 def report(a, ev, notes, avg_s, avg_i, lib):
     L = ["# SelRep LLC: the seed's evaluation reproduced with gmsim", "",
          "Written by `scripts/reproduce selrep --size %s%s%s` (scripts/reproduce_selrep.py; "
@@ -422,6 +439,10 @@ def report(a, ev, notes, avg_s, avg_i, lib):
           "has, at the 4 MB LLC.", ""]
     for n in notes:
         L.append("* " + n)
+    L += ["", "## Runs and gmsim revisions", "",
+          "The revision each tabulated run's statistics name (`gmsim_version`; -dirty: "
+          "built from a tree with uncommitted changes, docs/sweeps.md).", ""]
+    L += revisions(ev)
     L += ["", "## Headline claims", "",
           "| seed claim | seed | gmsim (%s) |" % a.size, "|---|---|---|"]
     if avg_s:

@@ -34,9 +34,11 @@ if "$SRC/scripts/reproduce" selrep --gmsim "$GMSIM" --size tiny --kernels bt \
     echo "--orgs bogus accepted"; exit 1
 fi
 grep -q "unknown bogus" "$T/log4" || { cat "$T/log4"; exit 1; }
-python3 - "$T/out" <<'PY'
+python3 - "$T/out" "$("$GMSIM" version)" <<'PY'
 import csv, re, sys, xml.etree.ElementTree as ET
 out = sys.argv[1]
+# every tabulated run names this binary's revision
+assert ("| %s | 14 | mm_0, bt |" % sys.argv[2].split()[1]) in open(out + "/selrep.md").read()
 all_rows = list(csv.DictReader(open(out + "/selrep.csv")))
 assert sorted({r["workload"] for r in all_rows}) == ["btree", "matrixmul_0"], all_rows
 rows = {r["config"].split("_llc")[0]: r for r in all_rows if r["workload"] == "btree"}
