@@ -201,6 +201,7 @@ def metrics(s):
         "ro_requests": d.get("ro_requests"),
         "replicas_created": d.get("replicas_created"),
         "slice_imbalance": d.get("slice_imbalance"),
+        "llc_input_stalls": s.get("l2", {}).get("input_stalls"),
         "degree_epochs": d.get("degree_epochs"),
         "epochs": d.get("epochs"),
         "req_link_util": hx.get("request", {}).get("level_link_utilization"),
@@ -324,14 +325,23 @@ def model_bw(run):
     return [x / top for x in avg] if top else None
 
 
+def stall_rate(run):
+    """Cycles requests waited at an LLC slice's input for a full pipeline,
+    per slice per 1000 core cycles: contention that the mean load hides."""
+    if run["llc_input_stalls"] is None or not run["cycles"]:
+        return None
+    return 1000 * run["llc_input_stalls"] / (SLICES * run["cycles"])
+
+
 def why_rows(ev, size):
     """The measurements that explain a difference: how loaded the LLC is
     (requests per slice per cycle, H-Xbar link utilization), how far apart
     the organizations' hit rates are, and how many requests are read-only."""
     L = ["| config | L1 miss rate (shared) | LLC req / slice / cycle (shared) | read-only share | hit rate shared / private / selrep | "
-         "H-Xbar req link util (shared) | slice imbalance (shared) | BSR degree | SelRep mode degree | "
+         "H-Xbar req link util (shared) | slice imbalance (shared) | LLC input stalls / slice / "
+         "1000 cycles (shared) | BSR degree | SelRep mode degree | "
          "model B_d / max B, d = 1..16 (mean over epochs) |",
-         "|---|---|---|---|---|---|---|---|---|---|"]
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
     for e in ev:
         if not e["complete"]:
             continue
@@ -339,10 +349,10 @@ def why_rows(ev, size):
         load = s["llc_requests"] / (SLICES * s["cycles"]) if s["cycles"] else None
         ro = s["ro_requests"] / s["llc_requests"] if s["llc_requests"] else None
         bw = model_bw(r)
-        L.append("| %s | %s | %s | %s | %s / %s / %s | %s | %s | %d | %s | %s |" % (
+        L.append("| %s | %s | %s | %s | %s / %s / %s | %s | %s | %s | %d | %s | %s |" % (
             e["label"], f3(s["l1_miss_rate"]), f3(load), f3(ro), f3(s["llc_hit_rate"]), f3(p["llc_hit_rate"]),
             f3(r["llc_hit_rate"]), f3(s["req_link_util"]), f3(s["slice_imbalance"]),
-            e["bsr_degree"], mode_degree(e),
+            f3(stall_rate(s)), e["bsr_degree"], mode_degree(e),
             "-" if not bw else " ".join("%.2f" % x for x in bw)))
     return L
 
@@ -365,6 +375,7 @@ def analysis(ev, lib):
     imb = mean([e["runs"]["private"]["slice_imbalance"] for e in rows])
     up = [x for e in rows for x in e["runs"]["selrep"]["epoch_log"] if x["degree"] > 1]
     blind = sum(1 for x in up if x["rdd_accesses"] == 0)
+    stalled = [e["label"] for e in rows if stall_rate(e["runs"]["shared"])]
     L = ["* **LLC load.** Under Shared the sensitive configurations send %.4f LLC requests "
          "per slice per core cycle on average (at most %.4f); a slice serves one per cycle, "
          "so the slices are %s. The H-Xbar's SM-router to MC-router links are at most %.1f%% "
@@ -385,6 +396,9 @@ def analysis(ev, lib):
          "%s over Shared on average, at best %s: this bounds what any degree choice, "
          "SelRep's included, can gain here (the seed: up to +61.6%% for SelRep)."
          % (pct(mean(head)), pct(max(head))),
+         "* **Slice contention.** Under Shared, requests waited at a full LLC slice input "
+         "in %d of %d configurations (%s); in the others the slices never pushed back."
+         % (len(stalled), len(rows), ", ".join(stalled) or "none"),
          "* **Degree choice.** SelRep's most frequent degree equals BSR's degree in %d of %d "
          "configurations; SelRep decided %d to %d epochs per run. With Private, requests "
          "concentrate: slice imbalance (max / mean) %.1f on average, against %.2f under "

@@ -68,6 +68,11 @@ assert abs(sum(f) - 1) < 0.03, f
 e = eval(rows["selrep"]["degree_epochs"])
 assert int(deg[0].split("|")[2]) == sum(e) == int(rows["selrep"]["epochs"]), (deg, e)
 assert re.search(r"(?m)^\| mm_0 \| matrixmul_0 \| 4 MB \| [-+]", md), "mm_0 row missing"
+# the why table's slice-contention column: input stalls per slice per 1000 cycles
+why = [l for l in md.splitlines() if l.startswith("| bt | ") and l.count("|") == 12]
+assert len(why) == 1, why
+st = 1000 * int(rows["shared"]["llc_input_stalls"]) / (64 * cyc["shared"])
+assert why[0].strip("|").split("|")[7].strip() == "%.3f" % st, (why, st)
 ET.parse(out + "/selrep_degrees.svg")   # well-formed SVG
 print("reproduce selrep ok: bsr degree %d, cycles %s" % (bd, cyc))
 PY
