@@ -234,15 +234,7 @@ KEEP_MARKER = "<!-- written by hand below: scripts/reproduce ccn keeps it -->"
 
 
 def kept_tail(path):
-    """The marker and the hand-written text after it in the previous file,
-    or an empty string."""
-    try:
-        with open(path) as f:
-            old = f.read()
-    except OSError:
-        return ""
-    at = old.find(KEEP_MARKER)
-    return "" if at < 0 else "\n" + old[at:].rstrip("\n") + "\n"
+    return gmsweep.kept_tail(path, KEEP_MARKER)
 
 
 def write_hop_costs(L, wls, m):

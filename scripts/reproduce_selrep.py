@@ -1,7 +1,7 @@
 """scripts/reproduce selrep: the SelRep seed's evaluation (its Tables II and
 III, Figures 11 to 13 and the headline averages) on configs/selrep/.
 
-    scripts/reproduce selrep [--size tiny|small|standard] [-j N]
+    scripts/reproduce selrep [--size tiny|small|fill|standard] [-j N]
         [--kernels an,rn,...] [--llc-points 0,1,2,3,4] [--epoch-cycles N]
         [--out docs/results] [--work build/reproduce/selrep] [study options]
 
@@ -26,7 +26,9 @@ tabulates what the store holds without running anything).
 
 Writes <out>/selrep.md (every claim of the seed next to gmsim's figure),
 <out>/selrep.csv (one row per run) and <out>/selrep_degrees.svg (the
-degree distribution, Figure 13, drawn without a plotting library).
+degree distribution, Figure 13, drawn without a plotting library). Text
+below KEEP_MARKER in the previous selrep.md (measurements of runs this
+table does not make, written by hand) is kept.
 """
 import argparse
 import csv
@@ -80,6 +82,8 @@ BSR_RUNS = {1: "shared", 2: "static2", 4: "static4", 8: "static8", 16: "private"
 SLICES = 64
 # the seed's headline figures
 SEED = {"vs_shared": 19.7, "vs_adaptive": 11.1, "bsr_gap": 2.3, "adaptive_vs_shared": 7.9}
+# Sections written by hand below this line survive a re-run.
+KEEP_MARKER = "<!-- written by hand below: scripts/reproduce selrep keeps it -->"
 
 
 def log(msg):
@@ -188,6 +192,7 @@ def metrics(s):
     hx = d.get("hxbar", {})
     return {
         "status": s["status"],
+        "gmsim_version": s.get("gmsim_version"),
         "cycles": sm["core_cycles"],
         "l1_miss_rate": sm.get("l1_miss_rate"),
         "ipc": sm.get("ipc"),
@@ -196,6 +201,7 @@ def metrics(s):
         "ro_requests": d.get("ro_requests"),
         "replicas_created": d.get("replicas_created"),
         "slice_imbalance": d.get("slice_imbalance"),
+        "llc_input_stalls": s.get("l2", {}).get("input_stalls"),
         "degree_epochs": d.get("degree_epochs"),
         "epochs": d.get("epochs"),
         "req_link_util": hx.get("request", {}).get("level_link_utilization"),
@@ -319,14 +325,23 @@ def model_bw(run):
     return [x / top for x in avg] if top else None
 
 
+def stall_rate(run):
+    """Cycles requests waited at an LLC slice's input for a full pipeline,
+    per slice per 1000 core cycles: contention that the mean load hides."""
+    if run["llc_input_stalls"] is None or not run["cycles"]:
+        return None
+    return 1000 * run["llc_input_stalls"] / (SLICES * run["cycles"])
+
+
 def why_rows(ev, size):
     """The measurements that explain a difference: how loaded the LLC is
     (requests per slice per cycle, H-Xbar link utilization), how far apart
     the organizations' hit rates are, and how many requests are read-only."""
     L = ["| config | L1 miss rate (shared) | LLC req / slice / cycle (shared) | read-only share | hit rate shared / private / selrep | "
-         "H-Xbar req link util (shared) | slice imbalance (shared) | BSR degree | SelRep mode degree | "
+         "H-Xbar req link util (shared) | slice imbalance (shared) | LLC input stalls / slice / "
+         "1000 cycles (shared) | BSR degree | SelRep mode degree | "
          "model B_d / max B, d = 1..16 (mean over epochs) |",
-         "|---|---|---|---|---|---|---|---|---|---|"]
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
     for e in ev:
         if not e["complete"]:
             continue
@@ -334,10 +349,10 @@ def why_rows(ev, size):
         load = s["llc_requests"] / (SLICES * s["cycles"]) if s["cycles"] else None
         ro = s["ro_requests"] / s["llc_requests"] if s["llc_requests"] else None
         bw = model_bw(r)
-        L.append("| %s | %s | %s | %s | %s / %s / %s | %s | %s | %d | %s | %s |" % (
+        L.append("| %s | %s | %s | %s | %s / %s / %s | %s | %s | %s | %d | %s | %s |" % (
             e["label"], f3(s["l1_miss_rate"]), f3(load), f3(ro), f3(s["llc_hit_rate"]), f3(p["llc_hit_rate"]),
             f3(r["llc_hit_rate"]), f3(s["req_link_util"]), f3(s["slice_imbalance"]),
-            e["bsr_degree"], mode_degree(e),
+            f3(stall_rate(s)), e["bsr_degree"], mode_degree(e),
             "-" if not bw else " ".join("%.2f" % x for x in bw)))
     return L
 
@@ -360,6 +375,7 @@ def analysis(ev, lib):
     imb = mean([e["runs"]["private"]["slice_imbalance"] for e in rows])
     up = [x for e in rows for x in e["runs"]["selrep"]["epoch_log"] if x["degree"] > 1]
     blind = sum(1 for x in up if x["rdd_accesses"] == 0)
+    stalled = [e["label"] for e in rows if stall_rate(e["runs"]["shared"])]
     L = ["* **LLC load.** Under Shared the sensitive configurations send %.4f LLC requests "
          "per slice per core cycle on average (at most %.4f); a slice serves one per cycle, "
          "so the slices are %s. The H-Xbar's SM-router to MC-router links are at most %.1f%% "
@@ -380,6 +396,9 @@ def analysis(ev, lib):
          "%s over Shared on average, at best %s: this bounds what any degree choice, "
          "SelRep's included, can gain here (the seed: up to +61.6%% for SelRep)."
          % (pct(mean(head)), pct(max(head))),
+         "* **Slice contention.** Under Shared, requests waited at a full LLC slice input "
+         "in %d of %d configurations (%s); in the others the slices never pushed back."
+         % (len(stalled), len(rows), ", ".join(stalled) or "none"),
          "* **Degree choice.** SelRep's most frequent degree equals BSR's degree in %d of %d "
          "configurations; SelRep decided %d to %d epochs per run. With Private, requests "
          "concentrate: slice imbalance (max / mean) %.1f on average, against %.2f under "
@@ -389,6 +408,22 @@ def analysis(ev, lib):
          "had no sampled RDD access (acc = 0); such an epoch predicts nothing and keeps "
          "the degree in force (section 4 of docs/designs/selrep.md), so these are epochs "
          "that kept an earlier choice." % (len(up), blind)]
+    return L
+
+
+def revisions(ev):
+    """Which gmsim revision produced which runs: a store filled in phases
+    (or by several builds) mixes them, and a table must say so."""
+    by = {}
+    for e in ev:
+        for r in (e["runs"].values() if e["complete"] else []):
+            v = by.setdefault(r["gmsim_version"] or "unknown", [0, []])
+            v[0] += 1
+            if e["label"] not in v[1]:
+                v[1].append(e["label"])
+    L = ["| gmsim revision | runs | configurations |", "|---|---|---|"]
+    for ver in sorted(by):
+        L.append("| %s | %d | %s |" % (ver, by[ver][0], ", ".join(by[ver][1])))
     return L
 
 
@@ -418,6 +453,10 @@ def report(a, ev, notes, avg_s, avg_i, lib):
           "has, at the 4 MB LLC.", ""]
     for n in notes:
         L.append("* " + n)
+    L += ["", "## Runs and gmsim revisions", "",
+          "The revision each tabulated run's statistics name (`gmsim_version`; -dirty: "
+          "built from a tree with uncommitted changes, docs/sweeps.md).", ""]
+    L += revisions(ev)
     L += ["", "## Headline claims", "",
           "| seed claim | seed | gmsim (%s) |" % a.size, "|---|---|---|"]
     if avg_s:
@@ -469,7 +508,7 @@ def report(a, ev, notes, avg_s, avg_i, lib):
 
 def cmd_selrep(argv):
     ap = argparse.ArgumentParser(prog="reproduce selrep")
-    ap.add_argument("--size", default="small", choices=["tiny", "small", "standard"])
+    ap.add_argument("--size", default="small", choices=["tiny", "small", "fill", "standard"])
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--gmsim", default=os.path.join(ROOT, "build", "gmsim"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "results"))
@@ -479,6 +518,9 @@ def cmd_selrep(argv):
                     help="Table II configurations _i to run (default all five)")
     ap.add_argument("--epoch-cycles", type=int,
                     help="[selrep] epoch_cycles (default 20000, 2000 at size tiny)")
+    ap.add_argument("--orgs", help="comma-separated runs to make of %s (default all; a "
+                    "configuration is tabulated once all are in the store)"
+                    % ",".join(o for o, _, _ in ORGS))
     ap.add_argument("--collect-only", action="store_true",
                     help="tabulate the runs already in the store; run nothing")
     gmsweep.study_args(ap)
@@ -498,9 +540,16 @@ def cmd_selrep(argv):
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(ROOT, "configs", "selrep", "shared.ini")) as f:
         base = f.read()
+    orgs = ORGS
+    if a.orgs:
+        orgs = [x for x in ORGS if x[0] in a.orgs.split(",")]
+        unknown = set(a.orgs.split(",")) - set(o for o, _, _ in ORGS)
+        if unknown:
+            sys.exit("reproduce: --orgs: unknown %s (allowed: %s)"
+                     % (",".join(sorted(unknown)), ",".join(o for o, _, _ in ORGS)))
     planned = []
     for p in points:
-        for o, org, deg in ORGS:
+        for o, org, deg in orgs:
             name = run_name(o, p["llc_mb"])
             path = os.path.join(cdir, name + ".ini")
             text = config_text(base, org, deg, p["llc_mb"], a.epoch_cycles)
@@ -524,6 +573,7 @@ def cmd_selrep(argv):
     ev = evaluate(points, R, best)
     md = "\n".join(report(a, ev, notes, averages(ev, "sensitive"),
                           averages(ev, "insensitive"), lib)) + "\n"
+    md += gmsweep.kept_tail(os.path.join(a.out, "selrep.md"), KEEP_MARKER)
     try:
         def write_csv(f):
             w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))

@@ -14,7 +14,7 @@ from .local import LocalEngine
 from .progress import Progress
 from .slurm import SlurmEngine, SlurmError
 from . import store
-from .study import run_study, study_args
+from .study import kept_tail, run_study, study_args
 
 __all__ = ["Job", "Result", "run_job", "write_atomic", "write_json", "LocalEngine",
            "SlurmEngine", "SlurmError", "Progress", "store", "add_engine_args", "make_engine",

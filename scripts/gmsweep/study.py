@@ -96,3 +96,16 @@ def run_study(a, planned, jdir, config_of, study):
                 failures.append((j.name, r.error or "exit %s" % r.rc, j.log))
     _log(tally.line(label))
     return failures
+
+
+def kept_tail(path, marker):
+    """The marker line and the hand-written text after it in the report
+    at path (a previous run's), or an empty string: a study that rewrites
+    its report keeps the measurements written below the marker by hand."""
+    try:
+        with open(path) as f:
+            old = f.read()
+    except OSError:
+        return ""
+    at = old.find(marker)
+    return "" if at < 0 else "\n" + old[at:].rstrip("\n") + "\n"
