@@ -17,6 +17,7 @@
  * Per warp: ALU gx, ALU gy, ALU in index, LD input, ALU saddr, STS, BAR,
  * ALU tx, ALU ty, ALU out index, LDS, ST output, EXIT. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
@@ -77,9 +78,7 @@ static int mt_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             }
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PC_DONE, c);
         }
         g->pc++;
     }

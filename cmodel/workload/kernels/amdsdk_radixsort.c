@@ -41,6 +41,7 @@
 
 #include "sim/prng.h"
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 enum { R_L, R_Z, R_I, R_V, R_D, R_C, R_X, R_W, R_P };
 
@@ -138,9 +139,7 @@ static int hist_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
                                              (lid0 + l) * R + i);
             break;
         case PH_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PH_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PH_DONE, c);
         }
         g->pc++;
     }
@@ -214,9 +213,7 @@ static int perm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
             break;
         case PP_M_INC: gm_emit(in, GM_OP_ALU, all, R_P, R_X, R_NONE, R_NONE); break;
         case PP_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PP_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PP_DONE, c);
         }
         g->pc++;
     }

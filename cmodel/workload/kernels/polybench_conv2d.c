@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BX 32u
 #define BY 8u
@@ -115,12 +116,9 @@ static int conv2d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
             addr_row(in, p->b + 4 * (i * p->nj + j0));
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

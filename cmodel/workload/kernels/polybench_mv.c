@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BLOCK 256u   /* DIM_THREAD_BLOCK_X; DIM_THREAD_BLOCK_Y is 1 */
 
@@ -123,12 +124,9 @@ static int mv_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             g->pc = ++g->v[0] < (int64_t)p->trip ? PC_LD_A : PC_EXIT;
             continue;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }
