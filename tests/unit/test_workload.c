@@ -499,10 +499,7 @@ static void test_reduction_ragged(void **state)
 
 /* ---------------------------------------------------------------- hashes */
 
-static const struct {
-    const char *name;
-    uint64_t hash;   /* tiny, seed 1 */
-} golden[] = {
+static const golden_stream golden[] = {   /* tiny, seed 1 */
     {"gemm", 0x148a3b9ff908e1f6ull},
     {"atax", 0x9dd59bb1a3babb31ull},
     {"reduction", 0xc39050722f909cd9ull},
@@ -510,22 +507,8 @@ static const struct {
 
 static void test_golden_hash(void **state)
 {
-    int bad = 0;
     (void)state;
-    for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
-        gm_workload w;
-        gm_error err;
-        assert_int_equal(gm_workload_build(&w, golden[i].name, GM_SIZE_TINY, 1, &err), 0);
-        uint64_t h = hash_workload(&w, 16);
-        if (h != golden[i].hash) {
-            print_error("%s tiny: stream hash 0x%016llx, pinned 0x%016llx\n",
-                        golden[i].name, (unsigned long long)h,
-                        (unsigned long long)golden[i].hash);
-            bad++;
-        }
-        gm_workload_free(&w);
-    }
-    assert_int_equal(bad, 0);
+    check_golden_hashes(golden, sizeof golden / sizeof golden[0]);
 }
 
 /* Two builds and different chunk sizes give the same stream, for every
@@ -538,17 +521,7 @@ static void test_determinism(void **state)
         const gm_workload_info *info = gm_workload_catalogue_at(ci);
         bool data_free = strcmp(info->name, "gemm") == 0 || strcmp(info->name, "atax") == 0 ||
                          strcmp(info->name, "reduction") == 0;
-        gm_workload a, b;
-        gm_error err;
-        assert_int_equal(gm_workload_build(&a, info->name, GM_SIZE_TINY, 1, &err), 0);
-        assert_int_equal(gm_workload_build(&b, info->name, GM_SIZE_TINY, data_free ? 99 : 1,
-                                           &err), 0);
-        uint64_t h = hash_workload(&a, 16);
-        assert_true(h == hash_workload(&b, 16));
-        assert_true(h == hash_workload(&a, 17));
-        assert_true(h == hash_workload(&b, 4096));
-        gm_workload_free(&a);
-        gm_workload_free(&b);
+        check_same_stream(info->name, data_free ? 99 : 1);
     }
 }
 
@@ -673,31 +646,8 @@ static void test_devmem(void **state)
 static void test_walk_counts(void **state)
 {
     (void)state;
-    for (size_t ci = 0; ci < gm_workload_catalogue_size(); ci++) {
-        const gm_workload_info *info = gm_workload_catalogue_at(ci);
-        gm_workload w;
-        gm_workload_counts wc;
-        gm_error err;
-        assert_int_equal(gm_workload_build(&w, info->name, GM_SIZE_TINY, 1, &err), 0);
-        assert_int_equal(gm_workload_count(&w, &wc, &err), 0);
-        uint64_t insts = 0, warps = 0;
-        for (uint32_t ki = 0; ki < w.nkernels; ki++) {
-            const gm_kernel *k = &w.kernels[ki];
-            warps += (uint64_t)gm_kernel_ctas(k) * gm_kernel_warps_per_cta(k);
-        }
-        for (int op = 0; op < GM_OP_COUNT; op++)
-            insts += wc.by_op[op];
-        assert_int_equal(wc.insts, insts);
-        assert_int_equal(wc.warps, warps);
-        assert_int_equal(wc.by_op[GM_OP_EXIT], warps);
-        assert_int_equal(wc.global_mem,
-                         wc.by_op[GM_OP_GLOBAL_LD] + wc.by_op[GM_OP_GLOBAL_ST]);
-
-        gm_workload_bench_result r;
-        assert_int_equal(gm_workload_bench(info->name, GM_SIZE_TINY, &r, &err), 0);
-        assert_int_equal(r.insts, wc.insts);   /* no assertion on the time */
-        gm_workload_free(&w);
-    }
+    for (size_t ci = 0; ci < gm_workload_catalogue_size(); ci++)
+        check_walk_counts(gm_workload_catalogue_at(ci)->name, 0, UINT64_MAX);
 }
 
 typedef struct bad_params {

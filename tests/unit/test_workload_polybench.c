@@ -35,6 +35,7 @@
 #include "workload/kernels/kernels_polybench_tango.h"
 #include "workload/walk.h"
 #include "workload/workload.h"
+#include "workload_simlib.h"
 #include "workload_testlib.h"
 
 #define BASE 0x10000000ull
@@ -1056,10 +1057,7 @@ static void test_sizes(void **state)
 
 /* ---------------------------------------------------------------- streams */
 
-static const struct {
-    const char *name;
-    uint64_t hash;   /* tiny, seed 1 */
-} golden[] = {
+static const golden_stream golden[] = {   /* tiny, seed 1 */
     {"2mm", 0xd7107c11fdba726dull},
     {"3mm", 0x1957d7214916c9b0ull},
     {"syrk", 0x43dfa80398b923d7ull},
@@ -1072,20 +1070,8 @@ static const struct {
 
 static void test_golden_hash(void **state)
 {
-    int bad = 0;
     (void)state;
-    for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
-        gm_workload w = build(golden[i].name, GM_SIZE_TINY);
-        uint64_t h = hash_workload(&w, 16);
-        if (h != golden[i].hash) {
-            print_error("%s tiny: stream hash 0x%016llx, pinned 0x%016llx\n",
-                        golden[i].name, (unsigned long long)h,
-                        (unsigned long long)golden[i].hash);
-            bad++;
-        }
-        gm_workload_free(&w);
-    }
-    assert_int_equal(bad, 0);
+    check_golden_hashes(golden, sizeof golden / sizeof golden[0]);
 }
 
 /* Two builds (different seeds: these streams do not depend on data) and
@@ -1093,18 +1079,8 @@ static void test_golden_hash(void **state)
 static void test_determinism(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < NMINE; i++) {
-        gm_workload a, b;
-        gm_error err;
-        assert_int_equal(gm_workload_build(&a, mine[i], GM_SIZE_TINY, 1, &err), 0);
-        assert_int_equal(gm_workload_build(&b, mine[i], GM_SIZE_TINY, 99, &err), 0);
-        uint64_t h = hash_workload(&a, 16);
-        assert_true(h == hash_workload(&b, 16));
-        assert_true(h == hash_workload(&a, 17));
-        assert_true(h == hash_workload(&b, 4096));
-        gm_workload_free(&a);
-        gm_workload_free(&b);
-    }
+    for (size_t i = 0; i < NMINE; i++)
+        check_same_stream(mine[i], 99);
 }
 
 /* Warps of a CTA generated in round-robin chunks, as the core does, give
@@ -1114,10 +1090,7 @@ static void test_interleaved(void **state)
     (void)state;
     for (size_t i = 0; i < NMINE; i++) {
         gm_workload w = build(mine[i], GM_SIZE_TINY);
-        for (uint32_t ki = 0; ki < w.nkernels; ki += w.nkernels > 4 ? 7 : 1) {
-            const gm_kernel *k = &w.kernels[ki];
-            check_round_robin(k, gm_kernel_ctas(k) - 1);   /* the last, often ragged */
-        }
+        check_last_ctas_round_robin(&w, w.nkernels > 4 ? 7 : 1);
         gm_workload_free(&w);
     }
 }
@@ -1127,24 +1100,8 @@ static void test_interleaved(void **state)
 static void test_walk_counts(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < NMINE; i++) {
-        gm_workload w = build(mine[i], GM_SIZE_TINY);
-        gm_workload_counts wc;
-        gm_error err;
-        assert_int_equal(gm_workload_count(&w, &wc, &err), 0);
-        uint64_t warps = 0;
-        for (uint32_t ki = 0; ki < w.nkernels; ki++)
-            warps += (uint64_t)gm_kernel_ctas(&w.kernels[ki]) *
-                     gm_kernel_warps_per_cta(&w.kernels[ki]);
-        assert_int_equal(wc.warps, warps);
-        assert_int_equal(wc.by_op[GM_OP_EXIT], warps);
-        /* tiny: about a second of simulation */
-        assert_true(wc.insts >= 50000 && wc.insts <= 300000);
-        gm_workload_bench_result r;
-        assert_int_equal(gm_workload_bench(mine[i], GM_SIZE_TINY, &r, &err), 0);
-        assert_int_equal(r.insts, wc.insts);
-        gm_workload_free(&w);
-    }
+    for (size_t i = 0; i < NMINE; i++)
+        check_walk_counts(mine[i], 50000, 300000);   /* tiny: about a second of simulation */
 }
 
 /* ---------------------------------------------------------------- end to end */
@@ -1154,37 +1111,11 @@ static void test_walk_counts(void **state)
  * retire exactly the instructions the walker counts. */
 static void test_system_run(void **state)
 {
-    const char *src = getenv("GM_SOURCE_DIR");
-    char path[1024];
-    gm_error err = {{0}};
     (void)state;
-    if (!src)
+    if (!getenv("GM_SOURCE_DIR"))
         skip();
-    snprintf(path, sizeof path, "%s/configs/small.ini", src);
-    for (size_t i = 0; i < NMINE; i++) {
-        gm_config cfg;
-        gm_config_defaults(&cfg);
-        if (gm_config_load_file(&cfg, path, &err) != 0)
-            fail_msg("%s", err.msg);
-        gm_workload w = build(mine[i], GM_SIZE_TINY);
-        gm_workload_counts wc;
-        assert_int_equal(gm_workload_count(&w, &wc, &err), 0);
-        gm_system *s = calloc(1, sizeof *s);
-        assert_non_null(s);
-        if (gm_system_init(s, &cfg, &err) != 0)
-            fail_msg("%s", err.msg);
-        if (gm_system_run(s, &w, &err) != 0)
-            fail_msg("%s: %s", mine[i], err.msg);
-        if (s->status != GM_RUN_DONE)
-            fail_msg("%s: run status %d", mine[i], (int)s->status);
-        uint64_t retired = 0;
-        for (uint32_t k = 0; k < w.nkernels; k++)
-            retired += s->krec[k].warp_insts;
-        assert_int_equal(retired, wc.insts);
-        gm_system_free(s);
-        free(s);
-        gm_workload_free(&w);
-    }
+    for (size_t i = 0; i < NMINE; i++)
+        simulate_tiny_small(mine[i]);
 }
 
 int main(void)

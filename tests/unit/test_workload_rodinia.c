@@ -2355,6 +2355,28 @@ static void test_sizes(void **state)
 
 /* ---------------------------------------------------------------- determinism, hashes */
 
+/* Same seed, same stream; seed 7 gives another stream exactly when the
+ * workload is built from its seed; chunk sizes never matter, and nor does
+ * round-robin generation of one CTA (the middle one) of every kernel, in
+ * chunks of 16, for CTAs of at most max_warps warps. */
+static void check_seeded_stream(const char *name, int seeded, uint32_t max_warps)
+{
+    check_same_stream(name, 1);
+    gm_workload a = build_tiny(name, 1), d = build_tiny(name, 7);
+    uint64_t h = hash_workload(&a, 16);
+    if (seeded)
+        assert_false(h == hash_workload(&d, 16));
+    else
+        assert_true(h == hash_workload(&d, 16));
+    for (uint32_t kk = 0; kk < a.nkernels; kk += 1 + a.nkernels / 8) {
+        const gm_kernel *k = &a.kernels[kk];
+        assert_true(gm_kernel_warps_per_cta(k) <= max_warps);
+        check_round_robin(k, gm_kernel_ctas(k) / 2);
+    }
+    gm_workload_free(&a);
+    gm_workload_free(&d);
+}
+
 /* bfs, btree and streamcluster are built from the seed: the same seed
  * gives the same stream, another seed another one. The others ignore it.
  * Chunk sizes and round-robin generation of a CTA's warps never matter. */
@@ -2365,32 +2387,11 @@ static void test_determinism(void **state)
         const char *name = rodinia[i];
         int seeded = !strcmp(name, "bfs") || !strcmp(name, "btree") ||
                      !strcmp(name, "streamcluster");
-        gm_workload a = build_tiny(name, 1), b = build_tiny(name, 1), d = build_tiny(name, 7);
-        uint64_t h = hash_workload(&a, 16);
-        assert_true(h == hash_workload(&b, 16));
-        assert_true(h == hash_workload(&a, 17));
-        assert_true(h == hash_workload(&b, 4096));
-        if (seeded)
-            assert_false(h == hash_workload(&d, 16));
-        else
-            assert_true(h == hash_workload(&d, 16));
-
-        /* the warps of one CTA of every kernel, in round-robin chunks of 16 */
-        for (uint32_t kk = 0; kk < a.nkernels; kk += 1 + a.nkernels / 8) {
-            const gm_kernel *k = &a.kernels[kk];
-            assert_true(gm_kernel_warps_per_cta(k) <= 16);
-            check_round_robin(k, gm_kernel_ctas(k) / 2);
-        }
-        gm_workload_free(&a);
-        gm_workload_free(&b);
-        gm_workload_free(&d);
+        check_seeded_stream(name, seeded, 16);
     }
 }
 
-static const struct {
-    const char *name;
-    uint64_t hash;   /* tiny, seed 1 */
-} golden[] = {
+static const golden_stream golden[] = {   /* tiny, seed 1 */
     {"hotspot", 0xcaefd798122ab9d4ull},
     {"srad_v2", 0xaabfcb8323e0ba3full},
     {"lud", 0x25b70736edc0e48bull},
@@ -2403,19 +2404,8 @@ static const struct {
 
 static void test_golden_hash(void **state)
 {
-    int bad = 0;
     (void)state;
-    for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
-        gm_workload w = build_tiny(golden[i].name, 1);
-        uint64_t h = hash_workload(&w, 16);
-        if (h != golden[i].hash) {
-            print_error("%s tiny: stream hash 0x%016llx, pinned 0x%016llx\n", golden[i].name,
-                        (unsigned long long)h, (unsigned long long)golden[i].hash);
-            bad++;
-        }
-        gm_workload_free(&w);
-    }
-    assert_int_equal(bad, 0);
+    check_golden_hashes(golden, sizeof golden / sizeof golden[0]);
 }
 
 /* ---------------------------------------------------------------- walker, speed */
@@ -3393,41 +3383,16 @@ static void test_more_sizes(void **state)
 static void test_more_determinism(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < NMORE; i++) {
-        gm_workload a = build_tiny(more[i].name, 1), b = build_tiny(more[i].name, 1);
-        gm_workload d = build_tiny(more[i].name, 7);
-        uint64_t h = hash_workload(&a, 16);
-        assert_true(h == hash_workload(&b, 16));
-        assert_true(h == hash_workload(&a, 17));
-        assert_true(h == hash_workload(&b, 4096));
-        if (more[i].seeded)
-            assert_false(h == hash_workload(&d, 16));
-        else
-            assert_true(h == hash_workload(&d, 16));
-        for (uint32_t kk = 0; kk < a.nkernels; kk += 1 + a.nkernels / 8) {
-            const gm_kernel *k = &a.kernels[kk];
-            check_round_robin(k, gm_kernel_ctas(k) / 2);
-        }
-        gm_workload_free(&a);
-        gm_workload_free(&b);
-        gm_workload_free(&d);
-    }
+    for (size_t i = 0; i < NMORE; i++)
+        check_seeded_stream(more[i].name, more[i].seeded, RR_MAX_WARPS);
 }
 
 static void test_more_golden_hash(void **state)
 {
     int bad = 0;
     (void)state;
-    for (size_t i = 0; i < NMORE; i++) {
-        gm_workload w = build_tiny(more[i].name, 1);
-        uint64_t h = hash_workload(&w, 16);
-        if (h != more[i].hash) {
-            print_error("%s tiny: stream hash 0x%016llx, pinned 0x%016llx\n", more[i].name,
-                        (unsigned long long)h, (unsigned long long)more[i].hash);
-            bad++;
-        }
-        gm_workload_free(&w);
-    }
+    for (size_t i = 0; i < NMORE; i++)
+        bad += golden_hash_differs(more[i].name, more[i].hash);
     assert_int_equal(bad, 0);
 }
 

@@ -240,4 +240,97 @@ static inline int distinct(uint64_t *v, int n)
     return d;
 }
 
+/* ---------------------------------------------------------------- suite-level checks */
+
+/* The test groups every catalogue suite runs on its own kernels, as
+ * tables: each names the workloads it covers and keeps every assertion. */
+
+static inline gm_workload build_tiny_seeded(const char *name, uint64_t seed)
+{
+    gm_workload w;
+    gm_error err = {{0}};
+    if (gm_workload_build(&w, name, GM_SIZE_TINY, seed, &err) != 0)
+        fail_msg("%s: %s", name, err.msg);
+    return w;
+}
+
+/* A stream pinned by hash (size tiny, seed 1, chunks of 16). */
+typedef struct golden_stream {
+    const char *name;
+    uint64_t hash;
+} golden_stream;
+
+/* 1 (and the two hashes printed) when name's stream does not hash to
+ * pinned, so that a table's test names every mismatch before it fails. */
+static inline int golden_hash_differs(const char *name, uint64_t pinned)
+{
+    gm_workload w = build_tiny_seeded(name, 1);
+    uint64_t h = hash_workload(&w, 16);
+    gm_workload_free(&w);
+    if (h == pinned)
+        return 0;
+    print_error("%s tiny: stream hash 0x%016llx, pinned 0x%016llx\n", name,
+                (unsigned long long)h, (unsigned long long)pinned);
+    return 1;
+}
+
+/* Every stream of g hashes to its pinned value. */
+static inline void check_golden_hashes(const golden_stream *g, size_t n)
+{
+    int bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += golden_hash_differs(g[i].name, g[i].hash);
+    assert_int_equal(bad, 0);
+}
+
+/* Builds from seed 1 and seed_b, walked in chunks of 16, 17 and 4096,
+ * give one stream (seed_b 1 where the stream depends on the data). */
+static inline void check_same_stream(const char *name, uint64_t seed_b)
+{
+    gm_workload a = build_tiny_seeded(name, 1), b = build_tiny_seeded(name, seed_b);
+    uint64_t h = hash_workload(&a, 16);
+    assert_true(h == hash_workload(&b, 16));
+    assert_true(h == hash_workload(&a, 17));
+    assert_true(h == hash_workload(&b, 4096));
+    gm_workload_free(&a);
+    gm_workload_free(&b);
+}
+
+/* Round-robin generation of the last (often ragged) CTA of every step-th
+ * kernel matches each warp generated alone. */
+static inline void check_last_ctas_round_robin(const gm_workload *w, uint32_t step)
+{
+    for (uint32_t ki = 0; ki < w->nkernels; ki += step) {
+        const gm_kernel *k = &w->kernels[ki];
+        check_round_robin(k, gm_kernel_ctas(k) - 1);
+    }
+}
+
+/* The library walker agrees with a count made here (warps, one EXIT a
+ * warp, instructions by op, global accesses), the bench counts the same
+ * instructions (its time is reported, never asserted), and the tiny
+ * stream is between min_insts and max_insts instructions long. */
+static inline void check_walk_counts(const char *name, uint64_t min_insts, uint64_t max_insts)
+{
+    gm_workload w = build_tiny_seeded(name, 1);
+    gm_workload_counts wc;
+    gm_error err;
+    assert_int_equal(gm_workload_count(&w, &wc, &err), 0);
+    uint64_t insts = 0, warps = 0;
+    for (uint32_t ki = 0; ki < w.nkernels; ki++)
+        warps += (uint64_t)gm_kernel_ctas(&w.kernels[ki]) *
+                 gm_kernel_warps_per_cta(&w.kernels[ki]);
+    for (int op = 0; op < GM_OP_COUNT; op++)
+        insts += wc.by_op[op];
+    assert_int_equal(wc.insts, insts);
+    assert_int_equal(wc.warps, warps);
+    assert_int_equal(wc.by_op[GM_OP_EXIT], warps);
+    assert_int_equal(wc.global_mem, wc.by_op[GM_OP_GLOBAL_LD] + wc.by_op[GM_OP_GLOBAL_ST]);
+    assert_true(wc.insts >= min_insts && wc.insts <= max_insts);
+    gm_workload_bench_result r;
+    assert_int_equal(gm_workload_bench(name, GM_SIZE_TINY, &r, &err), 0);
+    assert_int_equal(r.insts, wc.insts);
+    gm_workload_free(&w);
+}
+
 #endif

@@ -22,6 +22,7 @@
  * skeleton between the memory operations is gmsim's; the memory
  * operations and their order are the source's. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
@@ -172,9 +173,7 @@ static int bo_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
                 in->addr[l] = l == 0 ? p->output + 16ull * g->cta : 0;
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, exist, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return c;
+            return gm_gen_exit(g, in, exist, PC_DONE, c);
         }
         g->pc++;
     }

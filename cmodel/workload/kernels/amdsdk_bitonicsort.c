@@ -23,6 +23,7 @@
  * EXIT. The skeleton is gmsim's; the memory operations and their order
  * are the source's. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
@@ -83,9 +84,7 @@ static int bitonic_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int 
         case PC_SETP: gm_emit(in, GM_OP_ALU, 1u, R_P, R_NONE, R_NONE, R_NONE); break;
         case PC_BRA1: gm_emit(in, GM_OP_BRANCH, 1u, R_NONE, R_P, R_NONE, R_NONE); break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, 1u, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return c;
+            return gm_gen_exit(g, in, 1u, PC_DONE, c);
         }
         g->pc++;
     }

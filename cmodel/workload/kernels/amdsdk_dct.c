@@ -21,10 +21,12 @@
  * GCN code was not available); the memory operations and their order are
  * the source's. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/amdsdk_tile.h"
 
 enum { R_GX, R_GY, R_IDX, R_ACC, R_A1, R_C, R_A2, R_X, R_S };
 
@@ -97,21 +99,15 @@ static int dct_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
         case PC_SADDR: gm_emit(in, GM_OP_ALU, all, R_S, R_NONE, R_NONE, R_NONE); break;
         case PC_STS:
             gm_emit_mem(in, GM_OP_SHARED_ST, all, R_NONE, R_S, R_ACC, 4, 0);
-            for (uint32_t l = 0; l < GM_WARP_SIZE; l++)   /* inter[j * 8 + i] */
-                in->addr[l] = 4 * ((uint64_t)g->warp * GM_WARP_SIZE + l);
+            gm_sdk_addr_local_linear(in, g->warp);   /* inter[j * 8 + i] */
             break;
         case PC_BAR:  gm_emit(in, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE, R_NONE); break;
         case PC_ST:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, all, R_NONE, R_IDX, R_ACC, 4, 0);
-            for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
-                uint64_t t = g->warp * GM_WARP_SIZE + l;
-                in->addr[l] = p->output + 4 * ((gy * b + t / b) * p->width + gx * b + t % b);
-            }
+            gm_sdk_addr_tile(in, p->output, p->width, gx, gy, b, g->warp);
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PC_DONE, c);
         }
         g->pc++;
     }

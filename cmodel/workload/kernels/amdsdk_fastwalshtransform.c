@@ -17,6 +17,7 @@
  * The skeleton is gmsim's; the memory operations and their order are the
  * source's. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
@@ -67,9 +68,7 @@ static int fwt_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
         case PC_ADD: gm_emit(in, GM_OP_ALU, all, R_S, R_A, R_B, R_NONE); break;
         case PC_SUB: gm_emit(in, GM_OP_ALU, all, R_D, R_A, R_B, R_NONE); break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PC_DONE, c);
         }
         g->pc++;
     }

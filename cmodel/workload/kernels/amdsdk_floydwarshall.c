@@ -26,6 +26,7 @@
  *   [ST d[y][x], ST path[y][x] on the lanes that improve], EXIT
  * where [...] is issued only by warps with such a lane. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -115,9 +116,7 @@ static int fw_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
                 in->addr[l] = upd >> l & 1 ? p->path + 4 * (ys[l] * n + xs[l]) : 0;
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PC_DONE, c);
         }
         g->pc++;
     }

@@ -23,6 +23,7 @@
  * BRA}; EXIT. The skeleton is gmsim's; the memory operations and their
  * order are the source's. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
@@ -119,9 +120,7 @@ static int hist_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
             }
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PC_DONE, c);
         }
         g->pc++;
     }

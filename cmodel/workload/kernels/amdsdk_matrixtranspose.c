@@ -17,10 +17,12 @@
  * Per warp: ALU gx, ALU gy, ALU in index, LD input, ALU saddr, STS, BAR,
  * ALU tx, ALU ty, ALU out index, LDS, ST output, EXIT. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/amdsdk_tile.h"
 
 enum { R_GX, R_GY, R_IN, R_V, R_S, R_TX, R_TY, R_OUT, R_O };
 
@@ -60,8 +62,7 @@ static int mt_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
                 gm_emit_mem(in, GM_OP_SHARED_ST, all, R_NONE, R_S, R_V, 4, 0);
             else
                 gm_emit_mem(in, GM_OP_SHARED_LD, all, R_O, R_S, R_NONE, 4, 0);
-            for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
-                in->addr[l] = 4 * ((uint64_t)g->warp * GM_WARP_SIZE + l);
+            gm_sdk_addr_local_linear(in, g->warp);
             break;
         case PC_BAR:   gm_emit(in, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE, R_NONE); break;
         case PC_TX:    gm_emit(in, GM_OP_ALU, all, R_TX, R_NONE, R_NONE, R_NONE); break;
@@ -77,9 +78,7 @@ static int mt_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             }
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PC_DONE, c);
         }
         g->pc++;
     }

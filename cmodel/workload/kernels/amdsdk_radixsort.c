@@ -41,6 +41,7 @@
 
 #include "sim/prng.h"
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 enum { R_L, R_Z, R_I, R_V, R_D, R_C, R_X, R_W, R_P };
 
@@ -73,6 +74,23 @@ static void local_row(gm_inst *in, uint64_t lid0, const uint8_t *col, uint64_t f
         in->addr[l] = 2 * ((lid0 + l) * GM_RS_RADICES + (col ? col[l] : fixed));
 }
 
+/* Both phases read work-item gid's i-th key, unsortedData[gid * 256 + i]. */
+static void addr_unsorted_key(gm_inst *in, const gm_rs_params *p, uint64_t gid0, uint64_t i)
+{
+    for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
+        in->addr[l] = p->unsorted + 4 * ((gid0 + l) * GM_RS_RADICES + i);
+}
+
+/* The work-item's counter for the digit of that key. */
+static void local_digit_row(gm_inst *in, const uint8_t *dig, uint64_t gid0, uint64_t lid0,
+                            uint64_t i)
+{
+    uint8_t col[GM_WARP_SIZE];
+    for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
+        col[l] = dig[(gid0 + l) * GM_RS_RADICES + i];
+    local_row(in, lid0, col, 0);
+}
+
 static int hist_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 {
     const gm_rs_launch *L = kern->params;
@@ -88,7 +106,6 @@ static int hist_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
     while (c < max) {
         gm_inst *in = &out[c++];
         uint64_t i = (uint64_t)g->v[0];
-        uint8_t col[GM_WARP_SIZE];
         switch (g->pc) {
         case PH_LID:  gm_emit(in, GM_OP_ALU, all, R_L, R_NONE, R_NONE, R_NONE); break;
         case PH_ZERO: gm_emit(in, GM_OP_ALU, all, R_Z, R_NONE, R_NONE, R_NONE); break;
@@ -112,8 +129,7 @@ static int hist_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
         case PH_C_POS: gm_emit(in, GM_OP_ALU, all, R_I, R_L, R_NONE, R_NONE); break;
         case PH_M_LD:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, all, R_V, R_I, R_NONE, 4, GM_INST_READ_ONLY);
-            for (uint32_t l = 0; l < GM_WARP_SIZE; l++)   /* unsortedData[gid * 256 + i] */
-                in->addr[l] = p->unsorted + 4 * ((gid0 + l) * R + i);
+            addr_unsorted_key(in, p, gid0, i);
             break;
         case PH_M_DIG: gm_emit(in, GM_OP_ALU, all, R_D, R_V, R_L, R_NONE); break;
         case PH_M_LDS:
@@ -122,9 +138,7 @@ static int hist_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
                 gm_emit_mem(in, GM_OP_SHARED_LD, all, R_C, R_D, R_NONE, 2, 0);
             else
                 gm_emit_mem(in, GM_OP_SHARED_ST, all, R_NONE, R_D, R_C, 2, 0);
-            for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
-                col[l] = dig[(gid0 + l) * R + i];
-            local_row(in, lid0, col, 0);
+            local_digit_row(in, dig, gid0, lid0, i);
             break;
         case PH_M_INC: gm_emit(in, GM_OP_ALU, all, R_C, R_C, R_NONE, R_NONE); break;
         case PH_C_LDS:
@@ -138,9 +152,7 @@ static int hist_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
                                              (lid0 + l) * R + i);
             break;
         case PH_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PH_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PH_DONE, c);
         }
         g->pc++;
     }
@@ -163,7 +175,6 @@ static int perm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
     while (c < max) {
         gm_inst *in = &out[c++];
         uint64_t i = (uint64_t)g->v[0];
-        uint8_t col[GM_WARP_SIZE];
         switch (g->pc) {
         case PP_LID:   gm_emit(in, GM_OP_ALU, all, R_L, R_NONE, R_NONE, R_NONE); break;
         case PP_C_POS:
@@ -193,8 +204,7 @@ static int perm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
         case PP_M_LD2:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, all, g->pc == PP_M_LD ? R_V : R_W, R_I, R_NONE, 4,
                         GM_INST_READ_ONLY);
-            for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
-                in->addr[l] = p->unsorted + 4 * ((gid0 + l) * R + i);
+            addr_unsorted_key(in, p, gid0, i);
             break;
         case PP_M_DIG: gm_emit(in, GM_OP_ALU, all, R_D, R_V, R_L, R_NONE); break;
         case PP_M_LDS:
@@ -203,9 +213,7 @@ static int perm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
                 gm_emit_mem(in, GM_OP_SHARED_LD, all, R_X, R_D, R_NONE, 2, 0);
             else
                 gm_emit_mem(in, GM_OP_SHARED_ST, all, R_NONE, R_D, R_P, 2, 0);
-            for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
-                col[l] = dig[(gid0 + l) * R + i];
-            local_row(in, lid0, col, 0);
+            local_digit_row(in, dig, gid0, lid0, i);
             break;
         case PP_M_ST:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, all, R_NONE, R_X, R_W, 4, 0);
@@ -214,9 +222,7 @@ static int perm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
             break;
         case PP_M_INC: gm_emit(in, GM_OP_ALU, all, R_P, R_X, R_NONE, R_NONE); break;
         case PP_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PP_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PP_DONE, c);
         }
         g->pc++;
     }

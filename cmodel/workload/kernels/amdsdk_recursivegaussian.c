@@ -34,10 +34,12 @@
  * The skeleton between the memory operations is gmsim's; the memory
  * operations and their order are the source's. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/amdsdk_tile.h"
 
 enum { R_X, R_P, R_Z, R_POS, R_XC, R_F, R_YC, R_O, R_OV, R_GX, R_GY, R_IN, R_S, R_T };
 
@@ -109,9 +111,7 @@ static int rg_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             break;
         case PC_BAR:   gm_emit(in, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE, R_NONE); break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PC_DONE, c);
         }
         g->pc++;
     }
@@ -138,10 +138,7 @@ static int tr_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
         case PT_SADDR: gm_emit(in, GM_OP_ALU, all, R_S, R_NONE, R_NONE, R_NONE); break;
         case PT_LD:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, all, R_XC, R_IN, R_NONE, 4, GM_INST_READ_ONLY);
-            for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
-                uint64_t t = g->warp * GM_WARP_SIZE + l;
-                in->addr[l] = L->in + 4 * ((by * b + t / b) * L->width + bx * b + t % b);
-            }
+            gm_sdk_addr_tile(in, L->in, L->width, bx, by, b, g->warp);
             break;
         case PT_STS:
         case PT_LDS:
@@ -149,8 +146,7 @@ static int tr_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
                 gm_emit_mem(in, GM_OP_SHARED_ST, all, R_NONE, R_S, R_XC, 4, 0);
             else
                 gm_emit_mem(in, GM_OP_SHARED_LD, all, R_O, R_S, R_NONE, 4, 0);
-            for (uint32_t l = 0; l < GM_WARP_SIZE; l++)   /* block[ly * 16 + lx] */
-                in->addr[l] = 4 * ((uint64_t)g->warp * GM_WARP_SIZE + l);
+            gm_sdk_addr_local_linear(in, g->warp);   /* block[ly * 16 + lx] */
             break;
         case PT_BAR:   gm_emit(in, GM_OP_BARRIER, all, R_NONE, R_NONE, R_NONE, R_NONE); break;
         case PT_ST:
@@ -161,9 +157,7 @@ static int tr_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             }
             break;
         case PT_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PT_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PT_DONE, c);
         }
         g->pc++;
     }

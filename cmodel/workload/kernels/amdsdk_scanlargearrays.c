@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 enum { R_G, R_A, R_B, R_S, R_OFF, R_P, R_AB, R_X, R_Y, R_T, R_SUM, R_ZERO, R_V, R_O };
 
@@ -224,9 +225,7 @@ static int scan_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
                                   ? L->out + 4 * (2 * (gid0 + l) + (g->pc == PS_E_STB)) : 0;
             break;
         case PS_EXIT:
-            gm_emit(in, GM_OP_EXIT, exist, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PS_DONE;
-            return c;
+            return gm_gen_exit(g, in, exist, PS_DONE, c);
         }
         g->pc++;
     }
@@ -281,9 +280,7 @@ static int add_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             break;
         case PA_ADD:  gm_emit(in, GM_OP_ALU, all, R_O, R_O, R_V, R_NONE); break;
         case PA_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PA_DONE;
-            return c;
+            return gm_gen_exit(g, in, all, PA_DONE, c);
         }
         g->pc++;
     }

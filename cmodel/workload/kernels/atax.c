@@ -22,6 +22,7 @@
  *   loop      LD A  LD vec  LD acc  FFMA  ST acc  IADD pA  IADD pv  ISETP  BRA
  *   EXIT */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
@@ -130,12 +131,9 @@ static int atax_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
             g->pc = ++g->v[0] < (int64_t)trip ? PC_LD_A : PC_EXIT;
             continue;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

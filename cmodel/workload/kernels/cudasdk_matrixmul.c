@@ -27,6 +27,7 @@
 
 #include "workload/build.h"
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BS 16u                  /* BLOCK_SIZE */
 
@@ -151,12 +152,9 @@ static int matrixmul_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             addr_global(in, p, g, 0, 2);
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, m, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
+            return gm_gen_exit(g, in, m, PC_DONE, n);
         default:   /* not reachable: pc is only ever set above */
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

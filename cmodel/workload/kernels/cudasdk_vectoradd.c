@@ -17,6 +17,7 @@
 
 #include "workload/build.h"
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #define VA_BLOCK 256u
 
@@ -79,12 +80,9 @@ static int vectoradd_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             addr_elem(in, p->c, g);
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, all, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
+            return gm_gen_exit(g, in, all, PC_DONE, n);
         default:   /* not reachable: pc is only ever set above */
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

@@ -22,19 +22,23 @@
  *   FMUL ALPHA*a  FFMA (+= *b)  ST c  IADD pa  IADD pb  ISETP  BRA
  * and EXIT. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/pb_lanes.h"
 
 #define BX 32u   /* DIM_THREAD_BLOCK_X */
 #define BY 8u    /* DIM_THREAD_BLOCK_Y */
 
 enum {   /* registers */
-    R_TX, R_TY, R_CX, R_CY, R_J, R_I, R_P,
+    R_TX = GM_PB_R_TX, R_TY, R_CX, R_CY, R_J, R_I, R_P,
     R_CADDR, R_APTR, R_BPTR, R_AEND,
     R_C, R_A, R_B, R_PK
 };
+
+_Static_assert((int)R_P == (int)GM_PB_R_NEXT, "the index prologue's registers come first");
 
 enum {   /* program points, in issue order (pc++ steps to the next) */
     PC_S2R_TX = 0, PC_S2R_TY, PC_S2R_CX, PC_S2R_CY, PC_J, PC_I,
@@ -105,12 +109,9 @@ static int gemm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
     while (n < max) {
         gm_inst *in = &out[n++];
         switch (g->pc) {
-        case PC_S2R_TX: gm_emit(in, GM_OP_ALU, e, R_TX, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_TY: gm_emit(in, GM_OP_ALU, e, R_TY, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_CX: gm_emit(in, GM_OP_ALU, e, R_CX, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_CY: gm_emit(in, GM_OP_ALU, e, R_CY, R_NONE, R_NONE, R_NONE); break;
-        case PC_J:      gm_emit(in, GM_OP_ALU, e, R_J, R_CX, R_TX, R_NONE); break;
-        case PC_I:      gm_emit(in, GM_OP_ALU, e, R_I, R_CY, R_TY, R_NONE); break;
+        case PC_S2R_TX: case PC_S2R_TY: case PC_S2R_CX: case PC_S2R_CY: case PC_J: case PC_I:
+            gm_pb_emit_index(in, g->pc - PC_S2R_TX, e);
+            break;
         case PC_GUARD:  gm_emit(in, GM_OP_ALU, e, R_P, R_I, R_J, R_NONE); break;
         case PC_GUARD_BRA:
             gm_emit(in, GM_OP_BRANCH, e, R_NONE, R_P, R_NONE, R_NONE);
@@ -158,12 +159,9 @@ static int gemm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
             g->pc = ++g->v[0] < (int64_t)p->nk ? PC_LD_A : PC_EXIT;
             continue;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
         default:   /* not reachable: pc is only ever set above */
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

@@ -28,6 +28,7 @@
 
 #include "workload/build.h"
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 enum { R_TID = 0, R_BID, R_IMG, R_NI, R_WI, R_ACC, R_N, R_W, R_T, R_P, R_OI };
 
@@ -154,12 +155,9 @@ static int nn_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             nn_addr(in, L, g, 3, 0);
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
         default:   /* not reachable: pc is only ever set above */
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

@@ -24,15 +24,19 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/pb_lanes.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BX 32u
 #define BY 8u
 #define TAPS 9
 
 enum {   /* registers */
-    R_TX, R_TY, R_CX, R_CY, R_J, R_I, R_P, R_ABASE, R_SUM, R_BADDR,
+    R_TX = GM_PB_R_TX, R_TY, R_CX, R_CY, R_J, R_I, R_P, R_ABASE, R_SUM, R_BADDR,
     R_A0   /* R_A0 .. R_A0+8: the nine loaded values */
 };
+
+_Static_assert((int)R_P == (int)GM_PB_R_NEXT, "the index prologue's registers come first");
 
 enum {   /* program points, in issue order */
     PC_S2R_TX = 0, PC_S2R_TY, PC_S2R_CX, PC_S2R_CY, PC_J, PC_I,
@@ -58,12 +62,6 @@ static uint32_t lanes_between(uint32_t exist, uint64_t first, uint64_t lo, uint6
     return m & exist;
 }
 
-static void addr_row(gm_inst *in, uint64_t first)
-{
-    for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = (in->mask >> l & 1) ? first + 4u * (uint64_t)l : 0;
-}
-
 static int conv2d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 {
     const gm_2dconv_params *p = kern->params;
@@ -84,7 +82,7 @@ static int conv2d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, (uint8_t)(R_A0 + t), R_ABASE, R_NONE, 4,
                         GM_INST_READ_ONLY);
             /* (i+di)*NJ + (j+dj); i >= 1 and j >= 1 for active lanes */
-            addr_row(in, p->a + 4 * ((i + tap_di[t]) * p->nj + j0 + tap_dj[t]));
+            gm_pb_addr_run(in, p->a + 4 * ((i + tap_di[t]) * p->nj + j0 + tap_dj[t]));
             g->pc++;
             continue;
         }
@@ -96,12 +94,9 @@ static int conv2d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
             continue;
         }
         switch (pc) {
-        case PC_S2R_TX: gm_emit(in, GM_OP_ALU, e, R_TX, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_TY: gm_emit(in, GM_OP_ALU, e, R_TY, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_CX: gm_emit(in, GM_OP_ALU, e, R_CX, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_CY: gm_emit(in, GM_OP_ALU, e, R_CY, R_NONE, R_NONE, R_NONE); break;
-        case PC_J:      gm_emit(in, GM_OP_ALU, e, R_J, R_CX, R_TX, R_NONE); break;
-        case PC_I:      gm_emit(in, GM_OP_ALU, e, R_I, R_CY, R_TY, R_NONE); break;
+        case PC_S2R_TX: case PC_S2R_TY: case PC_S2R_CX: case PC_S2R_CY: case PC_J: case PC_I:
+            gm_pb_emit_index(in, g->pc - PC_S2R_TX, e);
+            break;
         case PC_GUARD_HI: gm_emit(in, GM_OP_ALU, e, R_P, R_I, R_J, R_NONE); break;
         case PC_GUARD_LO: gm_emit(in, GM_OP_ALU, e, R_P, R_I, R_J, R_P); break;
         case PC_GUARD_BRA:
@@ -112,15 +107,12 @@ static int conv2d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
         case PC_BADDR:  gm_emit(in, GM_OP_ALU, b, R_BADDR, R_I, R_J, R_NONE); break;
         case PC_ST_B:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_BADDR, R_SUM, 4, 0);
-            addr_row(in, p->b + 4 * (i * p->nj + j0));
+            gm_pb_addr_run(in, p->b + 4 * (i * p->nj + j0));
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

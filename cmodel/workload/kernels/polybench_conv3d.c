@@ -29,6 +29,8 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/pb_lanes.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BX 32u
 #define BY 8u
@@ -66,12 +68,6 @@ static uint32_t lanes_between(uint32_t exist, uint64_t first, uint64_t lo, uint6
     return m & exist;
 }
 
-static void addr_row(gm_inst *in, uint64_t first)
-{
-    for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = (in->mask >> l & 1) ? first + 4u * (uint64_t)l : 0;
-}
-
 static int conv3d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 {
     const gm_3dconv_launch *p = kern->params;
@@ -93,7 +89,7 @@ static int conv3d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
             int t = pc - PC_LD0;
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, (uint8_t)(R_A0 + t), R_ABASE, R_NONE, 4,
                         GM_INST_READ_ONLY);
-            addr_row(in, p->a + 4 * ((i + ld_a[t]) * plane + (j + ld_b[t]) * p->nk + k0 +
+            gm_pb_addr_run(in, p->a + 4 * ((i + ld_a[t]) * plane + (j + ld_b[t]) * p->nk + k0 +
                                      ld_c[t]));
             g->pc++;
             continue;
@@ -122,15 +118,12 @@ static int conv3d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
         case PC_BADDR:  gm_emit(in, GM_OP_ALU, b, R_BADDR, R_J, R_K, R_NONE); break;
         case PC_ST_B:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_BADDR, R_SUM, 4, 0);
-            addr_row(in, p->b + 4 * (i * plane + j * p->nk + k0));
+            gm_pb_addr_run(in, p->b + 4 * (i * plane + j * p->nk + k0));
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

@@ -25,15 +25,19 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/pb_lanes.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BX 32u   /* DIM_THREAD_BLOCK_X */
 #define BY 8u    /* DIM_THREAD_BLOCK_Y */
 
 enum {   /* registers */
-    R_TX, R_TY, R_CX, R_CY, R_J, R_I, R_P,
+    R_TX = GM_PB_R_TX, R_TY, R_CX, R_CY, R_J, R_I, R_P,
     R_ACCADDR, R_XPTR, R_YPTR, R_XEND,
     R_X, R_Y, R_ACC, R_PK
 };
+
+_Static_assert((int)R_P == (int)GM_PB_R_NEXT, "the index prologue's registers come first");
 
 enum {   /* program points, in issue order */
     PC_S2R_TX = 0, PC_S2R_TY, PC_S2R_CX, PC_S2R_CY, PC_J, PC_I,
@@ -43,28 +47,6 @@ enum {   /* program points, in issue order */
     PC_INC_X, PC_INC_Y, PC_SETP, PC_BRA,
     PC_EXIT, PC_DONE
 };
-
-/* Lanes l with first + l < limit among `exist`. */
-static uint32_t lanes_below(uint32_t exist, uint64_t first, uint64_t limit)
-{
-    if (first >= limit)
-        return 0;
-    if (limit - first >= GM_WARP_SIZE)
-        return exist;
-    return exist & ((1u << (limit - first)) - 1);
-}
-
-static void addr_run(gm_inst *in, uint64_t first)
-{
-    for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = (in->mask >> l & 1) ? first + 4u * (uint64_t)l : 0;
-}
-
-static void addr_bcast(gm_inst *in, uint64_t a)
-{
-    for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = (in->mask >> l & 1) ? a : 0;
-}
 
 static int mm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 {
@@ -78,18 +60,15 @@ static int mm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
     uint64_t i = by * BY + g->warp;
     uint64_t j0 = bx * BX;
     uint32_t e = gm_warp_exist_mask(BX * BY, g->warp);
-    uint32_t b = i < p->rows ? lanes_below(e, j0, p->cols) : 0;
+    uint32_t b = i < p->rows ? gm_pb_lanes_below(e, j0, p->cols) : 0;
 
     while (n < max) {
         gm_inst *in = &out[n++];
         uint64_t k = (uint64_t)g->v[0];
         switch (g->pc) {
-        case PC_S2R_TX: gm_emit(in, GM_OP_ALU, e, R_TX, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_TY: gm_emit(in, GM_OP_ALU, e, R_TY, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_CX: gm_emit(in, GM_OP_ALU, e, R_CX, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_CY: gm_emit(in, GM_OP_ALU, e, R_CY, R_NONE, R_NONE, R_NONE); break;
-        case PC_J:      gm_emit(in, GM_OP_ALU, e, R_J, R_CX, R_TX, R_NONE); break;
-        case PC_I:      gm_emit(in, GM_OP_ALU, e, R_I, R_CY, R_TY, R_NONE); break;
+        case PC_S2R_TX: case PC_S2R_TY: case PC_S2R_CX: case PC_S2R_CY: case PC_J: case PC_I:
+            gm_pb_emit_index(in, g->pc - PC_S2R_TX, e);
+            break;
         case PC_GUARD:  gm_emit(in, GM_OP_ALU, e, R_P, R_I, R_J, R_NONE); break;
         case PC_GUARD_BRA:
             gm_emit(in, GM_OP_BRANCH, e, R_NONE, R_P, R_NONE, R_NONE);
@@ -104,20 +83,20 @@ static int mm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             break;
         case PC_LD_X:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_X, R_XPTR, R_NONE, 4, GM_INST_READ_ONLY);
-            addr_bcast(in, p->x + 4 * (i * p->trip + k));
+            gm_pb_addr_bcast(in, p->x + 4 * (i * p->trip + k));
             break;
         case PC_LD_Y:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_Y, R_YPTR, R_NONE, 4, GM_INST_READ_ONLY);
-            addr_run(in, p->y + 4 * (k * p->cols + j0));
+            gm_pb_addr_run(in, p->y + 4 * (k * p->cols + j0));
             break;
         case PC_LD_ACC:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_ACC, R_ACCADDR, R_NONE, 4, 0);
-            addr_run(in, p->acc + 4 * (i * p->cols + j0));
+            gm_pb_addr_run(in, p->acc + 4 * (i * p->cols + j0));
             break;
         case PC_FFMA:   gm_emit(in, GM_OP_ALU, b, R_ACC, R_X, R_Y, R_ACC); break;
         case PC_ST_ACC:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_ACCADDR, R_ACC, 4, 0);
-            addr_run(in, p->acc + 4 * (i * p->cols + j0));
+            gm_pb_addr_run(in, p->acc + 4 * (i * p->cols + j0));
             break;
         case PC_INC_X:  gm_emit(in, GM_OP_ALU, b, R_XPTR, R_XPTR, R_NONE, R_NONE); break;
         case PC_INC_Y:  gm_emit(in, GM_OP_ALU, b, R_YPTR, R_YPTR, R_NONE, R_NONE); break;
@@ -127,12 +106,9 @@ static int mm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             g->pc = ++g->v[0] < (int64_t)p->trip ? PC_LD_X : PC_EXIT;
             continue;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
         default:   /* not reachable: pc is only ever set above */
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

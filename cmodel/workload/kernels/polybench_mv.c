@@ -27,6 +27,8 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/pb_lanes.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BLOCK 256u   /* DIM_THREAD_BLOCK_X; DIM_THREAD_BLOCK_Y is 1 */
 
@@ -43,19 +45,9 @@ enum {   /* program points, in issue order */
     PC_EXIT, PC_DONE
 };
 
-static uint32_t lanes_below(uint32_t exist, uint64_t first, uint64_t limit)
-{
-    if (first >= limit)
-        return 0;
-    if (limit - first >= GM_WARP_SIZE)
-        return exist;
-    return exist & ((1u << (limit - first)) - 1);
-}
-
 static void addr_acc(gm_inst *in, const gm_pb_mv_params *p, uint64_t t0)
 {
-    for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = (in->mask >> l & 1) ? p->acc + 4 * (t0 + (uint64_t)l) : 0;
+    gm_pb_addr_run(in, p->acc + 4 * t0);   /* lane l: acc[t0 + l] */
 }
 
 static int mv_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
@@ -67,7 +59,7 @@ static int mv_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
         return 0;
     uint64_t t0 = (uint64_t)g->cta * BLOCK + g->warp * GM_WARP_SIZE;   /* t of lane 0 */
     uint32_t e = gm_warp_exist_mask(BLOCK, g->warp);
-    uint32_t b = lanes_below(e, t0, p->bound);
+    uint32_t b = gm_pb_lanes_below(e, t0, p->bound);
 
     while (n < max) {
         gm_inst *in = &out[n++];
@@ -123,12 +115,9 @@ static int mv_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             g->pc = ++g->v[0] < (int64_t)p->trip ? PC_LD_A : PC_EXIT;
             continue;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

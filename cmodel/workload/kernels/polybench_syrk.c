@@ -25,15 +25,19 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/pb_lanes.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BX 32u
 #define BY 8u
 
 enum {   /* registers */
-    R_TX, R_TY, R_CX, R_CY, R_J, R_I, R_P,
+    R_TX = GM_PB_R_TX, R_TY, R_CX, R_CY, R_J, R_I, R_P,
     R_CADDR, R_AIPTR, R_AJPTR, R_AEND,
     R_C, R_AI, R_AJ, R_PK
 };
+
+_Static_assert((int)R_P == (int)GM_PB_R_NEXT, "the index prologue's registers come first");
 
 enum {   /* program points, in issue order */
     PC_S2R_TX = 0, PC_S2R_TY, PC_S2R_CX, PC_S2R_CY, PC_J, PC_I,
@@ -44,20 +48,9 @@ enum {   /* program points, in issue order */
     PC_EXIT, PC_DONE
 };
 
-static uint32_t lanes_below(uint32_t exist, uint64_t first, uint64_t limit)
-{
-    if (first >= limit)
-        return 0;
-    if (limit - first >= GM_WARP_SIZE)
-        return exist;
-    return exist & ((1u << (limit - first)) - 1);
-}
-
 static void addr_c(gm_inst *in, const gm_syrk_params *p, uint64_t i, uint64_t j0)
 {
-    uint64_t first = p->c + 4 * (i * p->n + j0);
-    for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = (in->mask >> l & 1) ? first + 4u * (uint64_t)l : 0;
+    gm_pb_addr_run(in, p->c + 4 * (i * p->n + j0));
 }
 
 static int syrk_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
@@ -70,18 +63,15 @@ static int syrk_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
     uint64_t bx = g->cta % kern->grid.x, by = g->cta / kern->grid.x;
     uint64_t i = by * BY + g->warp, j0 = bx * BX;
     uint32_t e = gm_warp_exist_mask(BX * BY, g->warp);
-    uint32_t b = i < p->n ? lanes_below(e, j0, p->n) : 0;
+    uint32_t b = i < p->n ? gm_pb_lanes_below(e, j0, p->n) : 0;
 
     while (n < max) {
         gm_inst *in = &out[n++];
         uint64_t k = (uint64_t)g->v[0];
         switch (g->pc) {
-        case PC_S2R_TX: gm_emit(in, GM_OP_ALU, e, R_TX, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_TY: gm_emit(in, GM_OP_ALU, e, R_TY, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_CX: gm_emit(in, GM_OP_ALU, e, R_CX, R_NONE, R_NONE, R_NONE); break;
-        case PC_S2R_CY: gm_emit(in, GM_OP_ALU, e, R_CY, R_NONE, R_NONE, R_NONE); break;
-        case PC_J:      gm_emit(in, GM_OP_ALU, e, R_J, R_CX, R_TX, R_NONE); break;
-        case PC_I:      gm_emit(in, GM_OP_ALU, e, R_I, R_CY, R_TY, R_NONE); break;
+        case PC_S2R_TX: case PC_S2R_TY: case PC_S2R_CX: case PC_S2R_CY: case PC_J: case PC_I:
+            gm_pb_emit_index(in, g->pc - PC_S2R_TX, e);
+            break;
         case PC_GUARD:  gm_emit(in, GM_OP_ALU, e, R_P, R_I, R_J, R_NONE); break;
         case PC_GUARD_BRA:
             gm_emit(in, GM_OP_BRANCH, e, R_NONE, R_P, R_NONE, R_NONE);
@@ -132,12 +122,9 @@ static int syrk_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
             g->pc = ++g->v[0] < (int64_t)p->m ? PC_LD_AI : PC_EXIT;
             continue;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

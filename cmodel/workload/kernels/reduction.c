@@ -27,6 +27,7 @@
  *   EXIT
  * where [...] is issued only by warps with a lane in the branch. */
 #include "workload/kernels/kernels.h"
+#include "workload/kernels/gen_exit.h"
 
 #include <stdint.h>
 
@@ -195,12 +196,9 @@ static int reduce_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
                 in->addr[l] = (in->mask >> l & 1) ? p->odata + 4 * (uint64_t)g->cta : 0;
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define HT 16u   /* HEIGHT = WIDTH = BLOCK_SIZE */
 #define SH_NODE 0u
@@ -233,12 +234,9 @@ static int forward_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int 
             gm_rod_addr(in, p->hidden_partial_sum, L.ps, 4);
             break;
         case F_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = F_DONE;
-            return n;
-        default:
-            g->pc = F_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, F_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, F_DONE, n);
         }
         g->pc++;
     }
@@ -344,12 +342,9 @@ static int adjust_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
             gm_rod_addr(in, oldw, L.ix, 4);
             break;
         case J_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = J_DONE;
-            return n;
-        default:
-            g->pc = J_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, J_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, J_DONE, n);
         }
         g->pc++;
     }

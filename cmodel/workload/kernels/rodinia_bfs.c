@@ -43,6 +43,7 @@
 
 #include "sim/prng.h"
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define TPB GM_BFS_THREADS
 #define PRNG_ID 0xbf5u
@@ -232,12 +233,9 @@ static int kernel1_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int 
             g->pc = A_LDD;
             continue;
         case A_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = A_DONE;
-            return n;
-        default:
-            g->pc = A_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, A_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, A_DONE, n);
         }
         g->pc++;
     }
@@ -296,12 +294,9 @@ static int kernel2_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int 
             byte_addr(in, gr->updating, L.tid0);
             break;
         case B_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = B_DONE;
-            return n;
-        default:
-            g->pc = B_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, B_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, B_DONE, n);
         }
         g->pc++;
     }

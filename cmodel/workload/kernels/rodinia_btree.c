@@ -52,6 +52,7 @@
 
 #include "sim/prng.h"
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define ORDER GM_BTREE_ORDER
 #define SLOTS GM_BTREE_SLOTS
@@ -505,12 +506,9 @@ static int findk_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int ma
             gm_rod_bcast(in, lp->ans + 4ull * bid);
             break;
         case K_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = K_DONE;
-            return n;
-        default:
-            g->pc = K_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, K_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, K_DONE, n);
         }
         g->pc++;
     }
@@ -690,12 +688,9 @@ static int findrange_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             gm_rod_bcast(in, lp->reclen + 4ull * bid);
             break;
         case Q_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = Q_DONE;
-            return n;
-        default:
-            g->pc = Q_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, Q_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, Q_DONE, n);
         }
         g->pc++;
     }

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BS 16u   /* BLOCK_SIZE */
 #define SH_TEMP 0u
@@ -281,12 +282,9 @@ static int hotspot_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int 
             grid_addr(in, p->dst, &L);
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define TPB 256u
 
@@ -129,12 +130,9 @@ static int kmeans_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
                 in->addr[l] = (b >> l & 1) ? p->membership + 4 * (pid0 + l) : 0;
             break;
         case K_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = K_DONE;
-            return n;
-        default:
-            g->pc = K_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, K_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, K_DONE, n);
         }
         g->pc++;
     }

@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define THREADS 128u
 #define PAR GM_LAVAMD_PAR
@@ -299,12 +300,9 @@ static int lavamd_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
             g->pc = k < 1 + nn ? PC_K_SETP : PC_EXIT;
             continue;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

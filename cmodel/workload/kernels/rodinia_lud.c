@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BS 16u
 
@@ -233,12 +234,9 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
             g->pc = i < BS ? D_ST_LDS : D_EXIT;
             continue;
         case D_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = D_DONE;
-            return n;
-        default:
-            g->pc = D_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, D_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, D_DONE, n);
         }
         g->pc++;
     }
@@ -543,12 +541,9 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             g->pc = i < BS ? P_B_WLDS : P_EXIT;
             continue;
         case P_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = P_DONE;
-            return n;
-        default:
-            g->pc = P_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, P_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, P_DONE, n);
         }
         g->pc++;
     }
@@ -641,12 +636,9 @@ static int internal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
             break;
         case I_SUB:  gm_emit(in, GM_OP_ALU, e, R_M, R_M, R_SUM, R_NONE); break;
         case I_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = I_DONE;
-            return n;
-        default:
-            g->pc = I_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, I_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, I_DONE, n);
         }
         g->pc++;
     }

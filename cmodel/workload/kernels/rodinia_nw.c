@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BS 16u            /* BLOCK_SIZE */
 #define SH_TEMP 0u
@@ -269,12 +270,9 @@ static int nw_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             g->pc = t < (int32_t)BS ? PC_S_LDS : PC_EXIT;
             continue;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, LANES, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, LANES, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

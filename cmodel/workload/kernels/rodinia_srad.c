@@ -56,6 +56,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define BS 16u
 
@@ -464,12 +465,9 @@ static int srad1_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int ma
             break;
         }
         case A_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = A_DONE;
-            return n;
-        default:
-            g->pc = A_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, A_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, A_DONE, n);
         }
         g->pc++;
     }
@@ -629,12 +627,9 @@ static int srad2_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int ma
             lin_addr(in, p->j, L.index, L.warp);
             break;
         case B_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = B_DONE;
-            return n;
-        default:
-            g->pc = B_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, B_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, B_DONE, n);
         }
         g->pc++;
     }

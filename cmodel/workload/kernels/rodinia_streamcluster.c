@@ -43,6 +43,7 @@
 
 #include "sim/prng.h"
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define TPB GM_SC_THREADS
 #define KMIN 10u
@@ -244,12 +245,9 @@ static int sc_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
         case C_O_SUB: gm_emit(in, GM_OP_ALU, o, R_T, R_COST, R_XC, R_NONE); break;
         case C_O_ADD: gm_emit(in, GM_OP_ALU, o, R_L, R_L, R_T, R_NONE); break;
         case C_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = C_DONE;
-            return n;
-        default:
-            g->pc = C_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, C_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, C_DONE, n);
         }
         g->pc++;
     }

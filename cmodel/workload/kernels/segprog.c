@@ -5,6 +5,7 @@
 #include "workload/kernels/segprog.h"
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 enum {   /* registers */
     R_IDX = 0, R_PRED, R_ACC0, R_LD0 = R_ACC0 + 8
@@ -123,12 +124,9 @@ int gm_segprog_gen(const gm_segprog *sp, const gm_kernel *k, gm_warp_gen *g, gm_
         case 'P': gm_emit(in, GM_OP_ALU, m, R_PRED, R_IDX, R_NONE, R_NONE); break;
         case 'B': gm_emit(in, GM_OP_BRANCH, m, R_NONE, R_PRED, R_NONE, R_NONE); break;
         case 'X':
-            gm_emit(in, GM_OP_EXIT, m, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
+            return gm_gen_exit(g, in, m, PC_DONE, n);
         default:   /* a bad letter is a bug in a kernel table: end the warp */
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define IN_SIDE 227u     /* col_width */
 #define OUT_SIDE 55u     /* L1 feature map */
@@ -157,12 +158,9 @@ static int conv1_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int ma
                                   ? p->out + 4 * (output * OUT_SIDE * OUT_SIDE + oidx[l]) : 0;
             break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

@@ -59,6 +59,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 enum {   /* registers */
     R_TX, R_TY, R_CTA, R_RE, R_CE, R_P, R_ROW, R_COL,
@@ -413,12 +414,9 @@ int gm_tconv_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             g->pc = g->v[V_RO] < (int64_t)p->tfactor ? PC_COL0 : PC_EXIT;
             return n;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n;
-        default:
-            g->pc = PC_DONE;
-            return n - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n);
         }
         g->pc++;
     }

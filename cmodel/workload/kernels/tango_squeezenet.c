@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "workload/build.h"
+#include "workload/kernels/gen_exit.h"
 
 #define SIDE 55u
 #define TAPS 9
@@ -191,12 +192,9 @@ static int fire_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
             continue;
         case PC_BAR:     gm_emit(in, GM_OP_BARRIER, e, R_NONE, R_NONE, R_NONE, R_NONE); break;
         case PC_EXIT:
-            gm_emit(in, GM_OP_EXIT, e, R_NONE, R_NONE, R_NONE, R_NONE);
-            g->pc = PC_DONE;
-            return n_out;
-        default:
-            g->pc = PC_DONE;
-            return n_out - 1;
+            return gm_gen_exit(g, in, e, PC_DONE, n_out);
+        default:   /* not reachable: pc is only ever set above */
+            return gm_gen_stop(g, PC_DONE, n_out);
         }
         g->pc++;
     }
