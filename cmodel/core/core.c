@@ -522,6 +522,13 @@ static uint64_t *stall_counter(gm_core *c, issue_result r)
     }
 }
 
+_Static_assert(sizeof(gm_core_stats) <= UINT16_MAX, "sleep_stat holds an offset in gm_core_stats");
+
+static inline uint64_t *sleep_counter(gm_core *c, uint32_t sched)
+{
+    return (uint64_t *)((char *)&c->stats + c->sleep_stat[sched]);
+}
+
 /* One issue slot. A pass that issues nothing leaves every warp of the
  * scheduler in a state only an event or time can change (a head found
  * blocked records WAITMEM or its wake cycle), so until one of them
@@ -532,7 +539,7 @@ static uint64_t *stall_counter(gm_core *c, issue_result r)
 static void schedule(gm_core *c, uint32_t sched)
 {
     if (c->sleep_events[sched] == sleep_key(c, sched) && c->cycle < c->sleep_until[sched]) {
-        (*c->sleep_count[sched])++;
+        (*sleep_counter(c, sched))++;
         return;
     }
     uint64_t before = c->events;
@@ -549,7 +556,7 @@ static void schedule(gm_core *c, uint32_t sched)
     if (c->events == before) {
         c->sleep_events[sched] = sleep_key(c, sched);
         c->sleep_until[sched] = compute_wake(c, sched);
-        c->sleep_count[sched] = stall_counter(c, r);
+        c->sleep_stat[sched] = (uint16_t)((char *)stall_counter(c, r) - (char *)&c->stats);
     }
     (*stall_counter(c, r))++;
 }
@@ -684,7 +691,7 @@ uint32_t gm_core_tick(gm_core *c, gm_time now)
     ldst_cycle(c, now);
     if (c->events == c->nap_events && c->cycle < c->nap_until) {
         for (uint32_t s = 0; s < c->cfg->schedulers; s++)
-            (*c->sleep_count[s])++;
+            (*sleep_counter(c, s))++;
         return done;
     }
     c->pending_finish = 0;

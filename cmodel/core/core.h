@@ -178,7 +178,9 @@ typedef struct gm_core {
     bool watches_all[8];
     uint64_t sleep_until[8];
     uint64_t sleep_events[8];
-    uint64_t *sleep_count[8]; /* the stall statistic a sleeping slot adds to */
+    /* The stall statistic a sleeping slot adds to, as its byte offset in
+     * `stats` (an offset, not a pointer, so that a core can be copied). */
+    uint16_t sleep_stat[8];
     /* Every scheduler asleep: `events` when that was seen, and the first
      * cycle one of them wakes (0: not all asleep). */
     uint64_t nap_events;
