@@ -146,6 +146,30 @@ class EndToEnd(unittest.TestCase):
                 self.assertIn("**%s**" % want, row)
                 self.assertIn("%.2f" % s, row)
 
+            # --classes plain under a layer: the class rows are the plain
+            # platform's, and no 16x-L1 run is made under the layer
+            p = subprocess.run(
+                [sys.executable, os.path.join(SRC, "scripts", "reproduce"), "dcl1",
+                 "--size", "tiny", "-j", "2", "--gmsim", GMSIM, "--work", d + "/w",
+                 "--out", d + "/o7", "--workloads", "gemm,btree", "--designs", "baseline",
+                 "--layer", "core700", "--classes", "plain"],
+                capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            layered = "%s/w/%s" % (d, rd.work_name("tiny", ["core700"]))
+            self.assertEqual(sorted(x for x in os.listdir(layered) if x.endswith(".json")),
+                             ["baseline__btree.json", "baseline__gemm.json"])
+            with open(layered + "/baseline__gemm.json") as f:
+                self.assertEqual(json.load(f)["config"]["core"]["clock_mhz"], 700)
+
+            def class_rows(path):
+                text = open(path).read()
+                part = text.split("## Replication classes")[1].split("\n## ")[0]
+                return [x for x in part.splitlines() if x.startswith("| gemm |")
+                        or x.startswith("| btree |")]
+            self.assertEqual(class_rows(d + "/o7/table.md"), class_rows(d + "/o/table.md"))
+            self.assertEqual(len(class_rows(d + "/o/table.md")), 2)
+            self.assertIn("--classes plain", open(d + "/o7/table.md").read())
+
 
     def test_tiny_boosted(self):
         with tempfile.TemporaryDirectory() as d:
