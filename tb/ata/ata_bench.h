@@ -17,7 +17,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
+#include "../common/bench_knobs.h"
+#include "../common/bench_rng.h"
 #include "../common/lockstep.h"
 #include "../common/vl_bits.h"
 
@@ -42,47 +45,23 @@ struct AtaKnobs {
     unsigned pool = 0;       // tags per set in the pool; 0 = ways + ways / 2 + 1
     unsigned garbage = 300;  // junk beside a 0 valid bit
 
-    std::string set(const std::string& kv)
+    std::string set(const std::string& kv) { return knob_set(*this, fields(), 100000, kv); }
+    std::string describe() const { return knob_describe(*this, fields()); }
+    static std::vector<KnobField<AtaKnobs>> fields()
     {
-        size_t eq = kv.find('=');
-        if (eq == std::string::npos) return "knob '" + kv + "': expected name=value";
-        std::string k = kv.substr(0, eq);
-        char* end = nullptr;
-        unsigned long v = std::strtoul(kv.c_str() + eq + 1, &end, 0);
-        if (*end || v > 100000) return "knob '" + kv + "': value must be 0..100000";
-        unsigned* slots[] = {&req, &upd, &fill, &inval, &pool, &garbage};
-        const char* names[] = {"req", "upd", "fill", "inval", "pool", "garbage"};
-        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-            if (k == names[i]) {
-                *slots[i] = static_cast<unsigned>(v);
-                return "";
-            }
-        return "knob '" + k + "': unknown (req upd fill inval pool garbage)";
-    }
-    std::string describe() const
-    {
-        char b[200];
-        std::snprintf(b, sizeof b, "knobs: req=%u upd=%u fill=%u inval=%u pool=%u garbage=%u",
-                      req, upd, fill, inval, pool, garbage);
-        return b;
+        return {
+            {"req", &AtaKnobs::req},
+            {"upd", &AtaKnobs::upd},
+            {"fill", &AtaKnobs::fill},
+            {"inval", &AtaKnobs::inval},
+            {"pool", &AtaKnobs::pool},
+            {"garbage", &AtaKnobs::garbage},
+        };
     }
 };
 
-class AtaRng {
-public:
-    explicit AtaRng(uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 7) {}
-    uint64_t next()
-    {
-        s_ ^= s_ >> 12;
-        s_ ^= s_ << 25;
-        s_ ^= s_ >> 27;
-        return s_ * 0x2545F4914F6CDD1Dull;
-    }
-    bool chance(unsigned ppt) { return next() % 1000 < ppt; }
-    unsigned below(unsigned n) { return static_cast<unsigned>(next() % n); }
-
-private:
-    uint64_t s_;
+struct AtaRng : BenchRng {
+    explicit AtaRng(uint64_t seed) : BenchRng(seed, 7) {}
 };
 
 inline unsigned ata_safe_clog2(unsigned n)

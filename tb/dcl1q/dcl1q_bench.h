@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../common/bench_knobs.h"
+#include "../common/bench_rng.h"
 #include "../common/lockstep.h"
 
 extern "C" {
@@ -58,55 +60,32 @@ struct Dcl1qKnobs {
                                // injection outruns its NoC#1 reply rate piles
                                // up an unbounded backlog that cannot drain
 
-    std::string set(const std::string& kv)
+    std::string set(const std::string& kv) { return knob_set(*this, fields(), 1000, kv); }
+    std::string describe() const { return knob_describe(*this, fields()); }
+    static std::vector<KnobField<Dcl1qKnobs>> fields()
     {
-        size_t eq = kv.find('=');
-        if (eq == std::string::npos) return "knob '" + kv + "': expected name=value";
-        std::string k = kv.substr(0, eq);
-        char* end = nullptr;
-        unsigned long v = std::strtoul(kv.c_str() + eq + 1, &end, 0);
-        if (*end || v > 1000) return "knob '" + kv + "': value must be 0..1000";
-        unsigned* slots[] = {&inj, &atomic, &nonl1, &store, &n1_ready, &n2_ready, &l2_rep,
-                             &accept, &miss, &fill, &rsp, &burst, &idle, &garbage, &window};
-        const char* names[] = {"inj", "atomic", "nonl1", "store", "n1_ready", "n2_ready",
-                               "l2_rep", "accept", "miss", "fill", "rsp", "burst", "idle",
-                               "garbage", "window"};
-        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-            if (k == names[i]) {
-                *slots[i] = static_cast<unsigned>(v);
-                return "";
-            }
-        return "knob '" + k + "': unknown (inj atomic nonl1 store n1_ready n2_ready l2_rep "
-               "accept miss fill rsp burst idle garbage window)";
-    }
-    std::string describe() const
-    {
-        char b[400];
-        std::snprintf(b, sizeof b,
-                      "knobs: inj=%u atomic=%u nonl1=%u store=%u n1_ready=%u n2_ready=%u "
-                      "l2_rep=%u accept=%u miss=%u fill=%u rsp=%u burst=%u idle=%u garbage=%u window=%u",
-                      inj, atomic, nonl1, store, n1_ready, n2_ready, l2_rep, accept, miss, fill,
-                      rsp, burst, idle, garbage, window);
-        return b;
+        return {
+            {"inj", &Dcl1qKnobs::inj},
+            {"atomic", &Dcl1qKnobs::atomic},
+            {"nonl1", &Dcl1qKnobs::nonl1},
+            {"store", &Dcl1qKnobs::store},
+            {"n1_ready", &Dcl1qKnobs::n1_ready},
+            {"n2_ready", &Dcl1qKnobs::n2_ready},
+            {"l2_rep", &Dcl1qKnobs::l2_rep},
+            {"accept", &Dcl1qKnobs::accept},
+            {"miss", &Dcl1qKnobs::miss},
+            {"fill", &Dcl1qKnobs::fill},
+            {"rsp", &Dcl1qKnobs::rsp},
+            {"burst", &Dcl1qKnobs::burst},
+            {"idle", &Dcl1qKnobs::idle},
+            {"garbage", &Dcl1qKnobs::garbage},
+            {"window", &Dcl1qKnobs::window},
+        };
     }
 };
 
-// xorshift64*: the bench's only source of randomness (seeded, portable).
-class Dcl1qRng {
-public:
-    explicit Dcl1qRng(uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-    uint64_t next()
-    {
-        s_ ^= s_ >> 12;
-        s_ ^= s_ << 25;
-        s_ ^= s_ >> 27;
-        return s_ * 0x2545F4914F6CDD1Dull;
-    }
-    bool chance(unsigned ppt) { return next() % 1000 < ppt; }
-    unsigned below(unsigned n) { return static_cast<unsigned>(next() % n); }
-
-private:
-    uint64_t s_;
+struct Dcl1qRng : BenchRng {
+    explicit Dcl1qRng(uint64_t seed) : BenchRng(seed, 1) {}
 };
 
 template <class VTop>

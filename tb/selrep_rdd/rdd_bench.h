@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "../common/bench_knobs.h"
+#include "../common/bench_rng.h"
 #include "../common/lockstep.h"
 #include "rdd_ports.h"
 
@@ -47,52 +49,26 @@ struct RddKnobs {
     unsigned need_sat = 1;    // final check: saturation was reached
     unsigned empty = 100;     // an epoch without sampled accesses
 
-    std::string set(const std::string& kv)
+    std::string set(const std::string& kv) { return knob_set(*this, fields(), 100000, kv); }
+    std::string describe() const { return knob_describe(*this, fields()); }
+    static std::vector<KnobField<RddKnobs>> fields()
     {
-        size_t eq = kv.find('=');
-        if (eq == std::string::npos) return "knob '" + kv + "': expected name=value";
-        std::string k = kv.substr(0, eq);
-        char* end = nullptr;
-        unsigned long v = std::strtoul(kv.c_str() + eq + 1, &end, 0);
-        if (*end || v > 100000) return "knob '" + kv + "': value must be 0..100000";
-        unsigned* slots[] = {&acc, &hot, &lane, &long_gap, &short_max, &full_cand, &garbage,
-                             &need_sat, &empty};
-        const char* names[] = {"acc", "hot", "lane", "long_gap", "short_max", "full_cand",
-                               "garbage", "need_sat", "empty"};
-        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-            if (k == names[i]) {
-                *slots[i] = static_cast<unsigned>(v);
-                return "";
-            }
-        return "knob '" + k + "': unknown (acc hot lane long_gap short_max full_cand garbage "
-               "need_sat empty)";
-    }
-    std::string describe() const
-    {
-        char b[300];
-        std::snprintf(b, sizeof b,
-                      "knobs: acc=%u hot=%u lane=%u long_gap=%u short_max=%u full_cand=%u "
-                      "garbage=%u need_sat=%u empty=%u",
-                      acc, hot, lane, long_gap, short_max, full_cand, garbage, need_sat, empty);
-        return b;
+        return {
+            {"acc", &RddKnobs::acc},
+            {"hot", &RddKnobs::hot},
+            {"lane", &RddKnobs::lane},
+            {"long_gap", &RddKnobs::long_gap},
+            {"short_max", &RddKnobs::short_max},
+            {"full_cand", &RddKnobs::full_cand},
+            {"garbage", &RddKnobs::garbage},
+            {"need_sat", &RddKnobs::need_sat},
+            {"empty", &RddKnobs::empty},
+        };
     }
 };
 
-class RddRng {
-public:
-    explicit RddRng(uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 7) {}
-    uint64_t next()
-    {
-        s_ ^= s_ >> 12;
-        s_ ^= s_ << 25;
-        s_ ^= s_ >> 27;
-        return s_ * 0x2545F4914F6CDD1Dull;
-    }
-    bool chance(unsigned ppt) { return next() % 1000 < ppt; }
-    unsigned below(unsigned n) { return static_cast<unsigned>(next() % n); }
-
-private:
-    uint64_t s_;
+struct RddRng : BenchRng {
+    explicit RddRng(uint64_t seed) : BenchRng(seed, 7) {}
 };
 
 template <class VTop>

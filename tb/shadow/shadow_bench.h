@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/bench_knobs.h"
+#include "../common/bench_rng.h"
 #include "../common/lockstep.h"
 
 extern "C" {
@@ -43,47 +45,24 @@ struct ShadowKnobs {
     unsigned idle = 10;      // an idle stretch starts
     unsigned garbage = 300;  // junk on fields whose valid bit is 0
 
-    std::string set(const std::string& kv)
+    std::string set(const std::string& kv) { return knob_set(*this, fields(), 1000, kv); }
+    std::string describe() const { return knob_describe(*this, fields()); }
+    static std::vector<KnobField<ShadowKnobs>> fields()
     {
-        size_t eq = kv.find('=');
-        if (eq == std::string::npos) return "knob '" + kv + "': expected name=value";
-        std::string k = kv.substr(0, eq);
-        char* end = nullptr;
-        unsigned long v = std::strtoul(kv.c_str() + eq + 1, &end, 0);
-        if (*end || v > 1000) return "knob '" + kv + "': value must be 0..1000";
-        unsigned* slots[] = {&wr0, &wr1, &same, &inval, &lookup, &idle, &garbage};
-        const char* names[] = {"wr0", "wr1", "same", "inval", "lookup", "idle", "garbage"};
-        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-            if (k == names[i]) {
-                *slots[i] = static_cast<unsigned>(v);
-                return "";
-            }
-        return "knob '" + k + "': unknown (wr0 wr1 same inval lookup idle garbage)";
-    }
-    std::string describe() const
-    {
-        char b[200];
-        std::snprintf(b, sizeof b, "knobs: wr0=%u wr1=%u same=%u inval=%u lookup=%u idle=%u "
-                      "garbage=%u", wr0, wr1, same, inval, lookup, idle, garbage);
-        return b;
+        return {
+            {"wr0", &ShadowKnobs::wr0},
+            {"wr1", &ShadowKnobs::wr1},
+            {"same", &ShadowKnobs::same},
+            {"inval", &ShadowKnobs::inval},
+            {"lookup", &ShadowKnobs::lookup},
+            {"idle", &ShadowKnobs::idle},
+            {"garbage", &ShadowKnobs::garbage},
+        };
     }
 };
 
-class ShadowRng {
-public:
-    explicit ShadowRng(uint64_t seed) : s_(seed * 0x9E3779B97F4A7C15ull + 7) {}
-    uint64_t next()
-    {
-        s_ ^= s_ >> 12;
-        s_ ^= s_ << 25;
-        s_ ^= s_ >> 27;
-        return s_ * 0x2545F4914F6CDD1Dull;
-    }
-    bool chance(unsigned ppt) { return next() % 1000 < ppt; }
-    unsigned below(unsigned n) { return static_cast<unsigned>(next() % n); }
-
-private:
-    uint64_t s_;
+struct ShadowRng : BenchRng {
+    explicit ShadowRng(uint64_t seed) : BenchRng(seed, 7) {}
 };
 
 template <class VTop>
