@@ -193,8 +193,9 @@ def utilization_table(rows, design="baseline"):
          "L2 slices (mean / busiest); `rep ej`: reply links into the cores (mean / "
          "busiest); `L2 in stalls`: requests refused by a full L2 input; `DRAM`: data-bus "
          "utilization. The paper's Figure 2 gives, over all its applications, at most 0.18 "
-         "for its busiest L1 (`L1 acc`) and 0.30 for its busiest reply link into a core "
-         "(`rep ej` max).\n",
+         "for its busiest L1 and 0.30 for its busiest reply link into a core (`rep ej` "
+         "max); its L1 figure counts GPGPU-Sim's 700 MHz core cycles, `L1 acc` gmsim's "
+         "1400 MHz ones (docs/results/dcl1.md).\n",
          "| kernel | class | active | issue | ldst stall | sb stall | L1 refused | L1 acc | L1 port mean "
          "/ max | req inj | rep inj mean / max | rep ej mean / max | L2 in stalls | DRAM |",
          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]

@@ -45,6 +45,21 @@ chmod +x "$T/other"
     --out "$T/b.md" > /dev/null 2>&1 || { echo "FAIL: standard-cpu (other timing) exited non-zero"; fail=1; }
 grep -q "^| reduction | .* | differs | - |" "$T/b.md" || { cat "$T/b.md"; echo "FAIL: a different simulation was not marked 'differs'"; fail=1; }
 
+# A kernel whose run fails is a "failed" row and a non-zero exit; the
+# other kernels are still measured.
+cat > "$T/broken" <<SH
+#!/bin/sh
+case " \$* " in *" hotspot "*) echo "simulated failure" >&2; exit 2 ;; esac
+exec "$GMSIM" "\$@"
+SH
+chmod +x "$T/broken"
+if "$SRC/scripts/standard-cpu" --size small --gmsim "$T/broken" --counts "$T/counts" \
+        --workloads hotspot,reduction --cap 60 --scratch "$T/d" --out "$T/d.md" > /dev/null 2> "$T/d.err"; then
+    echo "FAIL: a failed kernel gave exit status 0"; fail=1
+fi
+grep -q "^| hotspot | [0-9]* | failed |" "$T/d.md" || { cat "$T/d.md" "$T/d.err"; echo "FAIL: no failed row for hotspot"; fail=1; }
+grep -q "^| reduction | [0-9]* | [0-9.]* | .* | all |" "$T/d.md" || { cat "$T/d.md"; echo "FAIL: reduction not measured beside a failed kernel"; fail=1; }
+
 if "$SRC/scripts/standard-cpu" --gmsim "$GMSIM" --counts "$T/counts" --workloads nosuch \
         --scratch "$T/c" > /dev/null 2> "$T/c.err"; then
     echo "FAIL: an unknown workload was accepted"; fail=1
