@@ -35,131 +35,9 @@
 #include "workload/kernels/kernels_polybench_tango.h"
 #include "workload/walk.h"
 #include "workload/workload.h"
+#include "workload_arraycheck.h"
 #include "workload_simlib.h"
 #include "workload_testlib.h"
-
-#define BASE 0x10000000ull
-#define LINE 128u
-#define SECTOR 32u
-#define DERIVE UINT64_MAX   /* expected lines: from the reference's elements */
-
-/* ---------------------------------------------------------------- arrays */
-
-typedef struct array {
-    const char *name;
-    uint64_t base, bytes;
-    uint32_t elem;               /* bytes per element */
-    int ro;                      /* expected: never stored by the kernel */
-    uint32_t *exp_ld, *exp_st;   /* reference lane accesses per element */
-    uint32_t *ld, *st;           /* observed */
-    uint8_t *line;               /* observed: line touched */
-    uint64_t ld_insts, st_insts; /* observed warp instructions */
-    uint64_t exp_ld_insts, exp_st_insts, exp_lines;
-} array;
-
-#define MAX_ARRAYS 8
-
-typedef struct check {
-    array arr[MAX_ARRAYS];
-    int narr;
-    uint64_t op[GM_OP_COUNT];
-    uint64_t ld_lines, ld_sectors, st_lines, st_sectors;
-    /* Per thread (cta * threads_per_cta + tid), a hash of its global
-     * accesses in program order: the reference's and the stream's. */
-    uint64_t *exp_th, *th;
-    uint64_t nthreads, cur;
-} check;
-
-typedef struct expect {
-    uint64_t op[GM_OP_COUNT];
-    int check_coalescing;
-    uint64_t ld_lines, ld_sectors, st_lines, st_sectors;
-} expect;
-
-/* Bases by the cudaMalloc-like rule, from the sizes alone; all arrays
- * read-only and untouched until the kernel's test says otherwise. */
-static void layout(check *c, const char *const *names, const uint64_t *bytes, int n)
-{
-    uint64_t next = BASE;
-    memset(c, 0, sizeof *c);
-    assert_true(n <= MAX_ARRAYS);
-    c->narr = n;
-    for (int i = 0; i < n; i++) {
-        array *a = &c->arr[i];
-        a->name = names[i];
-        a->base = next;
-        a->bytes = bytes[i];
-        a->elem = 4;
-        a->ro = 1;
-        next += (bytes[i] + 4095) / 4096 * 4096;
-        uint64_t elems = bytes[i] / 4;
-        a->exp_ld = calloc(elems + 1, sizeof *a->exp_ld);
-        a->exp_st = calloc(elems + 1, sizeof *a->exp_st);
-        a->ld = calloc(elems + 1, sizeof *a->ld);
-        a->st = calloc(elems + 1, sizeof *a->st);
-        a->line = calloc(bytes[i] / LINE + 2, 1);
-        assert_true(a->exp_ld && a->exp_st && a->ld && a->st && a->line);
-    }
-}
-
-static void arrays_free(check *c)
-{
-    free(c->exp_th);
-    free(c->th);
-    for (int i = 0; i < c->narr; i++) {
-        free(c->arr[i].exp_ld);
-        free(c->arr[i].exp_st);
-        free(c->arr[i].ld);
-        free(c->arr[i].st);
-        free(c->arr[i].line);
-    }
-}
-
-/* One access in a thread's ordered hash. */
-static uint64_t access_hash(uint64_t h, int array, uint64_t idx, int store)
-{
-    uint64_t t = idx ^ (uint64_t)array << 40 ^ (uint64_t)store << 63;
-    return (h ^ t) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-}
-
-/* Sizes the per-thread hashes for a kernel of `threads` threads. */
-static void threads_reset(check *c, uint64_t threads)
-{
-    free(c->exp_th);
-    free(c->th);
-    c->nthreads = threads;
-    c->exp_th = calloc(threads, sizeof *c->exp_th);
-    c->th = calloc(threads, sizeof *c->th);
-    assert_true(c->exp_th && c->th);
-}
-
-/* The reference: the following accesses are thread tid of CTA cta. */
-static void ref_thread(check *c, const gm_kernel *k, uint64_t cta, uint64_t tid)
-{
-    c->cur = cta * gm_kernel_threads_per_cta(k) + tid;
-    assert_true(c->cur < c->nthreads);
-}
-
-/* The reference: one lane access of element idx of array a. */
-static void ref_ld(check *c, int a, uint64_t idx)
-{
-    assert_true(idx < c->arr[a].bytes / c->arr[a].elem);
-    c->arr[a].exp_ld[idx]++;
-    c->exp_th[c->cur] = access_hash(c->exp_th[c->cur], a, idx, 0);
-}
-
-static void ref_st(check *c, int a, uint64_t idx)
-{
-    assert_true(idx < c->arr[a].bytes / c->arr[a].elem);
-    c->arr[a].exp_st[idx]++;
-    c->arr[a].ro = 0;
-    c->exp_th[c->cur] = access_hash(c->exp_th[c->cur], a, idx, 1);
-}
-
-static uint64_t all_lines(const array *a)
-{
-    return (a->bytes + LINE - 1) / LINE;
-}
 
 /* 128 B lines and 32 B sectors covered by n consecutive 4 B elements
  * starting at element `first` of a line-aligned array. */
@@ -171,173 +49,6 @@ static uint64_t run_lines(uint64_t first, uint64_t n)
 static uint64_t run_sectors(uint64_t first, uint64_t n)
 {
     return n ? (4 * (first + n) - 1) / SECTOR - 4 * first / SECTOR + 1 : 0;
-}
-
-static array *find_array(check *c, uint64_t addr)
-{
-    for (int i = 0; i < c->narr; i++)
-        if (addr >= c->arr[i].base && addr < c->arr[i].base + c->arr[i].bytes)
-            return &c->arr[i];
-    return NULL;
-}
-
-/* ---------------------------------------------------------------- checks */
-
-typedef struct inst_ctx {
-    check *c;
-    uint64_t thread0;   /* thread index of lane 0 */
-    reg_use regs;       /* whole-register: any read consumes a load */
-} inst_ctx;
-
-static void check_inst(const gm_inst *in, uint32_t exist, void *arg)
-{
-    inst_ctx *x = arg;
-    check *c = x->c;
-
-    check_lanes(in, exist);
-    c->op[in->op]++;
-    /* (check_regs also counts shared loads as loads; any shared access
-     * fails the global-only assertion below at the same instruction) */
-    check_regs(&x->regs, in);
-
-    if (!gm_op_is_mem(in->op)) {
-        assert_int_equal(in->flags, 0);
-        return;
-    }
-    assert_true(in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_GLOBAL_ST);
-    int ld = in->op == GM_OP_GLOBAL_LD;
-
-    array *a = NULL;
-    uint64_t lines[GM_WARP_SIZE], sectors[GM_WARP_SIZE];
-    int n = 0;
-    for (int l = 0; l < GM_WARP_SIZE; l++) {
-        if (!(in->mask >> l & 1))
-            continue;
-        uint64_t addr = in->addr[l];
-        array *la = find_array(c, addr);
-        if (!la)
-            fail_msg("address 0x%llx outside every array", (unsigned long long)addr);
-        if (!a)
-            a = la;
-        assert_ptr_equal(la, a);                 /* one array per instruction */
-        assert_int_equal(in->width, a->elem);
-        assert_int_equal((addr - a->base) % a->elem, 0);
-        uint64_t e = (addr - a->base) / a->elem;
-        uint64_t th = x->thread0 + (uint64_t)l;
-        assert_true(th < c->nthreads);
-        c->th[th] = access_hash(c->th[th], (int)(a - c->arr), e, !ld);
-        if (ld)
-            a->ld[e]++;
-        else
-            a->st[e]++;
-        a->line[(addr - a->base) / LINE] = 1;
-        lines[n] = addr / LINE;
-        sectors[n] = addr / SECTOR;
-        n++;
-    }
-    if (ld) {
-        assert_int_equal(in->flags, a->ro ? GM_INST_READ_ONLY : 0);
-        a->ld_insts++;
-    } else {
-        assert_int_equal(in->flags, 0);
-        assert_false(a->ro);
-        a->st_insts++;
-    }
-    int dl = distinct(lines, n), ds = distinct(sectors, n);
-    if (ld) {
-        c->ld_lines += (uint64_t)dl;
-        c->ld_sectors += (uint64_t)ds;
-    } else {
-        c->st_lines += (uint64_t)dl;
-        c->st_sectors += (uint64_t)ds;
-    }
-}
-
-/* Walks kernel k warp by warp and compares everything with e, with the
- * per-array closed forms and with the reference's per-element counts and
- * per-thread access sequences. */
-static void check_kernel(const gm_kernel *k, check *c, const expect *e)
-{
-    assert_int_equal(c->nthreads, (uint64_t)gm_kernel_ctas(k) * gm_kernel_threads_per_cta(k));
-    for (uint32_t cta = 0; cta < gm_kernel_ctas(k); cta++) {
-        for (uint32_t w = 0; w < gm_kernel_warps_per_cta(k); w++) {
-            inst_ctx *x = calloc(1, sizeof *x);
-            assert_non_null(x);
-            x->c = c;
-            x->thread0 = (uint64_t)cta * gm_kernel_threads_per_cta(k) + w * GM_WARP_SIZE;
-            run_warp(k, cta, w, 16, check_inst, x);
-            check_regs_consumed(&x->regs, k, cta, w);
-            free(x);
-        }
-    }
-    /* every thread made the reference's accesses in the reference's order */
-    for (uint64_t t = 0; t < c->nthreads; t++)
-        if (c->th[t] != c->exp_th[t])
-            fail_msg("%s: thread %llu (CTA %llu, tid %llu): accesses differ from the source",
-                     k->name, (unsigned long long)t,
-                     (unsigned long long)(t / gm_kernel_threads_per_cta(k)),
-                     (unsigned long long)(t % gm_kernel_threads_per_cta(k)));
-    for (int op = 0; op < GM_OP_COUNT; op++)
-        if (c->op[op] != e->op[op])
-            fail_msg("%s: op %d: %llu warp instructions, expected %llu", k->name, op,
-                     (unsigned long long)c->op[op], (unsigned long long)e->op[op]);
-    if (e->check_coalescing) {
-        assert_int_equal(c->ld_lines, e->ld_lines);
-        assert_int_equal(c->ld_sectors, e->ld_sectors);
-        assert_int_equal(c->st_lines, e->st_lines);
-        assert_int_equal(c->st_sectors, e->st_sectors);
-    }
-    for (int i = 0; i < c->narr; i++) {
-        array *a = &c->arr[i];
-        uint64_t elems = a->bytes / a->elem, touched = 0, want_lines = 0;
-        for (uint64_t j = 0; j < elems; j++)
-            if (a->ld[j] != a->exp_ld[j] || a->st[j] != a->exp_st[j])
-                fail_msg("%s: %s[%llu]: %u loads %u stores, expected %u and %u", k->name,
-                         a->name, (unsigned long long)j, a->ld[j], a->st[j], a->exp_ld[j],
-                         a->exp_st[j]);
-        for (uint64_t j = 0; j < all_lines(a); j++)
-            touched += a->line[j];
-        if (a->exp_lines == DERIVE) {
-            uint64_t per = LINE / a->elem;
-            for (uint64_t l = 0; l < all_lines(a); l++) {
-                int any = 0;
-                for (uint64_t j = l * per; j < (l + 1) * per && j < elems; j++)
-                    any |= a->exp_ld[j] || a->exp_st[j];
-                want_lines += (uint64_t)any;
-            }
-        } else {
-            want_lines = a->exp_lines;
-        }
-        if (a->ld_insts != a->exp_ld_insts || a->st_insts != a->exp_st_insts ||
-            touched != want_lines)
-            fail_msg("%s: %s: %llu loads %llu stores %llu lines, expected %llu %llu %llu",
-                     k->name, a->name, (unsigned long long)a->ld_insts,
-                     (unsigned long long)a->st_insts, (unsigned long long)touched,
-                     (unsigned long long)a->exp_ld_insts, (unsigned long long)a->exp_st_insts,
-                     (unsigned long long)want_lines);
-        /* reset the observations for the next kernel on the same layout */
-        memset(a->ld, 0, (elems + 1) * sizeof *a->ld);
-        memset(a->st, 0, (elems + 1) * sizeof *a->st);
-        memset(a->exp_ld, 0, (elems + 1) * sizeof *a->exp_ld);
-        memset(a->exp_st, 0, (elems + 1) * sizeof *a->exp_st);
-        memset(a->line, 0, all_lines(a) + 1);
-        a->ld_insts = a->st_insts = 0;
-        a->exp_ld_insts = a->exp_st_insts = a->exp_lines = 0;
-        a->ro = 1;
-    }
-    memset(c->op, 0, sizeof c->op);
-    memset(c->exp_th, 0, c->nthreads * sizeof *c->exp_th);
-    memset(c->th, 0, c->nthreads * sizeof *c->th);
-    c->ld_lines = c->ld_sectors = c->st_lines = c->st_sectors = 0;
-}
-
-static gm_workload build(const char *name, gm_size size)
-{
-    gm_workload w;
-    gm_error err = {{0}};
-    if (gm_workload_build(&w, name, size, 1, &err) != 0)
-        fail_msg("%s", err.msg);
-    return w;
 }
 
 /* ---------------------------------------------------------------- 2MM / 3MM */
@@ -411,7 +122,7 @@ static void mm2_check(const gm_workload *w, uint32_t ni, uint32_t nj, uint32_t n
     check c;
 
     assert_int_equal(w->nkernels, 2);
-    layout(&c, names, bytes, 5);
+    layout(&c, names, bytes, NULL, 5);
     assert_int_equal(p->a, c.arr[0].base);
     assert_int_equal(p->e, c.arr[4].base);
     mm_check(&w->kernels[0], &c, 0, 1, 2, ni, nj, nk);   /* C += A*B */
@@ -453,7 +164,7 @@ static void mm3_check(const gm_workload *w, uint32_t ni, uint32_t nj, uint32_t n
     check c;
 
     assert_int_equal(w->nkernels, 3);
-    layout(&c, names, bytes, 7);
+    layout(&c, names, bytes, NULL, 7);
     assert_int_equal(p->a, c.arr[0].base);
     assert_int_equal(p->g, c.arr[6].base);
     mm_check(&w->kernels[0], &c, 0, 1, 4, ni, nj, nk);   /* E += A*B */
@@ -492,7 +203,7 @@ static void syrk_check(const gm_workload *w, uint32_t n, uint32_t m)
     expect e;
 
     assert_int_equal(w->nkernels, 1);
-    layout(&c, names, bytes, 2);
+    layout(&c, names, bytes, NULL, 2);
     assert_int_equal(p->a, c.arr[0].base);
     assert_int_equal(p->c, c.arr[1].base);
     assert_int_equal(k->grid.x, (n + 31) / 32);
@@ -570,7 +281,7 @@ static void conv2d_check(const gm_workload *w, uint32_t ni, uint32_t nj)
     expect e;
 
     assert_int_equal(w->nkernels, 1);
-    layout(&c, names, bytes, 2);
+    layout(&c, names, bytes, NULL, 2);
     assert_int_equal(p->a, c.arr[0].base);
     assert_int_equal(p->b, c.arr[1].base);
     /* as the host writes it: x from NI, y from NJ */
@@ -668,7 +379,7 @@ static void conv3d_check(const gm_workload *w, uint32_t ni, uint32_t nj, uint32_
     check c;
 
     assert_int_equal(w->nkernels, ni - 2);
-    layout(&c, names, bytes, 2);
+    layout(&c, names, bytes, NULL, 2);
     assert_int_equal(p->a, c.arr[0].base);
     assert_int_equal(p->b, c.arr[1].base);
     for (uint32_t kk = 0; kk < w->nkernels; kk++) {
@@ -815,7 +526,7 @@ static void bicg_check(const gm_workload *w, uint32_t nx, uint32_t ny)
     check c;
 
     assert_int_equal(w->nkernels, 2);
-    layout(&c, names, bytes, 5);
+    layout(&c, names, bytes, NULL, 5);
     assert_int_equal(p->q, c.arr[4].base);
     /* s[j] = 0; s[j] += A[i*NY+j] * r[i] over i < NX */
     mv_check(&w->kernels[0], &c, 0, 1, 2, ny, nx, ny, 0, 1);
@@ -851,7 +562,7 @@ static void mvt_check(const gm_workload *w, uint32_t n)
     check c;
 
     assert_int_equal(w->nkernels, 2);
-    layout(&c, names, bytes, 5);
+    layout(&c, names, bytes, NULL, 5);
     assert_int_equal(p->y2, c.arr[4].base);
     /* x1[i] += a[i*N+j] * y_1[j]; x2[i] += a[j*N+i] * y_2[j] */
     mv_check(&w->kernels[0], &c, 0, 3, 1, n, n, n, 1, 0);
@@ -891,7 +602,7 @@ static void doitgen_check(const gm_workload *w, uint32_t nr, uint32_t nq, uint32
     check c;
 
     assert_int_equal(w->nkernels, 2 * runs);
-    layout(&c, names, bytes, 3);
+    layout(&c, names, bytes, NULL, 3);
     assert_int_equal(dp->a, c.arr[0].base);
     assert_int_equal(dp->c4, c.arr[1].base);
     assert_int_equal(dp->sum, c.arr[2].base);
