@@ -122,14 +122,8 @@ static void check_inst(const gm_inst *in, uint32_t exist, void *arg)
     inst_ctx *x = arg;
     check *c = x->c;
 
-    check_lanes(in, exist);
-    c->op[in->op]++;
-    check_regs(&x->regs, in);
-
-    if (!gm_op_is_mem(in->op)) {
-        assert_int_equal(in->flags, 0);
+    if (!check_inst_common(in, exist, c->op, &x->regs))
         return;
-    }
     assert_int_equal(in->width, 4);
     if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
         check_shared(in, c->smem_bytes);

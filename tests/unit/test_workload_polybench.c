@@ -133,7 +133,7 @@ static void mm2_check(const gm_workload *w, uint32_t ni, uint32_t nj, uint32_t n
 static void test_2mm_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("2mm", GM_SIZE_TINY);
+    gm_workload w = build_named("2mm", GM_SIZE_TINY);
     const gm_2mm_params *p = w.priv;
     assert_int_equal(p->ni, 64);
     mm2_check(&w, 64, 64, 64, 64);
@@ -176,7 +176,7 @@ static void mm3_check(const gm_workload *w, uint32_t ni, uint32_t nj, uint32_t n
 static void test_3mm_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("3mm", GM_SIZE_TINY);
+    gm_workload w = build_named("3mm", GM_SIZE_TINY);
     mm3_check(&w, 64, 64, 64, 64, 64);
     gm_workload_free(&w);
 }
@@ -254,7 +254,7 @@ static void syrk_check(const gm_workload *w, uint32_t n, uint32_t m)
 static void test_syrk_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("syrk", GM_SIZE_TINY);
+    gm_workload w = build_named("syrk", GM_SIZE_TINY);
     syrk_check(&w, 64, 64);
     gm_workload_free(&w);
 }
@@ -342,7 +342,7 @@ static void conv2d_check(const gm_workload *w, uint32_t ni, uint32_t nj)
 static void test_2dconv_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("2dconv", GM_SIZE_TINY);
+    gm_workload w = build_named("2dconv", GM_SIZE_TINY);
     conv2d_check(&w, 256, 256);
     gm_workload_free(&w);
 }
@@ -442,7 +442,7 @@ static void conv3d_check(const gm_workload *w, uint32_t ni, uint32_t nj, uint32_
 static void test_3dconv_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("3dconv", GM_SIZE_TINY);
+    gm_workload w = build_named("3dconv", GM_SIZE_TINY);
     conv3d_check(&w, 48, 48, 48);
     gm_workload_free(&w);
 }
@@ -538,7 +538,7 @@ static void bicg_check(const gm_workload *w, uint32_t nx, uint32_t ny)
 static void test_bicg_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("bicg", GM_SIZE_TINY);
+    gm_workload w = build_named("bicg", GM_SIZE_TINY);
     bicg_check(&w, 512, 512);
     gm_workload_free(&w);
 }
@@ -573,7 +573,7 @@ static void mvt_check(const gm_workload *w, uint32_t n)
 static void test_mvt_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("mvt", GM_SIZE_TINY);
+    gm_workload w = build_named("mvt", GM_SIZE_TINY);
     mvt_check(&w, 512);
     gm_workload_free(&w);
 }
@@ -672,7 +672,7 @@ static void doitgen_check(const gm_workload *w, uint32_t nr, uint32_t nq, uint32
 static void test_doitgen_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("doitgen", GM_SIZE_TINY);
+    gm_workload w = build_named("doitgen", GM_SIZE_TINY);
     doitgen_check(&w, 32, 32, 32, 8);
     gm_workload_free(&w);
 }
@@ -730,33 +730,33 @@ static void test_sizes(void **state)
     static const uint32_t c3[] = {48, 128, 256}, mv[] = {512, 1024, 4096};
     (void)state;
     for (int s = 0; s <= GM_SIZE_STANDARD; s++) {
-        gm_workload w = build("2mm", (gm_size)s);
+        gm_workload w = build_named("2mm", (gm_size)s);
         assert_int_equal(((const gm_2mm_params *)w.priv)->nl, mm2[s]);
         assert_int_equal(gm_kernel_ctas(&w.kernels[1]), (mm2[s] / 32) * (mm2[s] / 8));
         gm_workload_free(&w);
-        w = build("3mm", (gm_size)s);
+        w = build_named("3mm", (gm_size)s);
         assert_int_equal(((const gm_3mm_params *)w.priv)->nm, mm3[s]);
         gm_workload_free(&w);
-        w = build("syrk", (gm_size)s);
+        w = build_named("syrk", (gm_size)s);
         assert_int_equal(((const gm_syrk_params *)w.priv)->m, syrk[s]);
         gm_workload_free(&w);
-        w = build("2dconv", (gm_size)s);
+        w = build_named("2dconv", (gm_size)s);
         assert_int_equal(((const gm_2dconv_params *)w.priv)->nj, c2[s]);
         gm_workload_free(&w);
-        w = build("3dconv", (gm_size)s);
+        w = build_named("3dconv", (gm_size)s);
         assert_int_equal(((const gm_3dconv_params *)w.priv)->nk, c3[s]);
         assert_int_equal(w.nkernels, c3[s] - 2);
         gm_workload_free(&w);
-        w = build("bicg", (gm_size)s);
+        w = build_named("bicg", (gm_size)s);
         assert_int_equal(((const gm_bicg_params *)w.priv)->nx, mv[s]);
         gm_workload_free(&w);
-        w = build("mvt", (gm_size)s);
+        w = build_named("mvt", (gm_size)s);
         assert_int_equal(((const gm_mvt_params *)w.priv)->n, mv[s]);
         assert_int_equal(gm_kernel_ctas(&w.kernels[0]), mv[s] / 256);
         gm_workload_free(&w);
         static const uint32_t dg_np[] = {32, 128, 128}, dg_nr[] = {32, 160, 128};
         static const uint32_t dg_runs[] = {8, 2, 128};
-        w = build("doitgen", (gm_size)s);
+        w = build_named("doitgen", (gm_size)s);
         assert_int_equal(((const gm_doitgen_params *)w.priv)->np, dg_np[s]);
         assert_int_equal(((const gm_doitgen_params *)w.priv)->nr, dg_nr[s]);
         assert_int_equal(w.nkernels, 2 * dg_runs[s]);
@@ -800,7 +800,7 @@ static void test_interleaved(void **state)
 {
     (void)state;
     for (size_t i = 0; i < NMINE; i++) {
-        gm_workload w = build(mine[i], GM_SIZE_TINY);
+        gm_workload w = build_named(mine[i], GM_SIZE_TINY);
         check_last_ctas_round_robin(&w, w.nkernels > 4 ? 7 : 1);
         gm_workload_free(&w);
     }

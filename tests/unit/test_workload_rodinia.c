@@ -267,13 +267,8 @@ static void check_inst(const gm_inst *in, uint32_t exist, void *arg)
     inst_ctx *x = arg;
     kcheck *c = x->c;
 
-    check_lanes(in, exist);
-    c->op[in->op]++;
-    check_regs(&x->regs, in);
-    if (!gm_op_is_mem(in->op)) {
-        assert_int_equal(in->flags, 0);
+    if (!check_inst_common(in, exist, c->op, &x->regs))
         return;
-    }
     assert_true(in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST ||
                 in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_GLOBAL_ST);
     if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
@@ -2098,13 +2093,8 @@ static void lava_inst(const gm_inst *in, uint32_t exist, void *arg)
     inst_ctx *x = arg;
     kcheck *c = x->c;
 
-    check_lanes(in, exist);
-    c->op[in->op]++;
-    check_regs(&x->regs, in);
-    if (!gm_op_is_mem(in->op)) {
-        assert_int_equal(in->flags, 0);
+    if (!check_inst_common(in, exist, c->op, &x->regs))
         return;
-    }
     if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
         assert_int_equal(in->width, 8);
         assert_int_equal(in->flags, 0);

@@ -108,14 +108,6 @@ static void walk_kernel(const gm_kernel *k, walk *w, uint64_t smem)
     walk_kernel_with(k, w, smem, 0);
 }
 
-static gm_workload build(const char *name, gm_size size)
-{
-    gm_workload w;
-    gm_error err = {{0}};
-    if (gm_workload_build(&w, name, size, 1, &err) != 0)
-        fail_msg("%s", err.msg);
-    return w;
-}
 
 /* ---------------------------------------------------------------- matrixMul */
 
@@ -186,7 +178,7 @@ static void test_matrixmul_catalogue(void **st)
     for (int c = 0; c < 3; c++) {   /* _3, _4 tiny are larger; their shape is checked below */
         char name[32];
         snprintf(name, sizeof name, "matrixmul_%d", c);
-        gm_workload wl = build(name, GM_SIZE_TINY);
+        gm_workload wl = build_named(name, GM_SIZE_TINY);
         mm_check(&wl);
         gm_workload_free(&wl);
     }
@@ -356,7 +348,7 @@ static void test_neuralnet_configs(void **st)
 static void test_neuralnet_catalogue(void **st)
 {
     (void)st;
-    gm_workload wl = build("neuralnet_4", GM_SIZE_TINY);
+    gm_workload wl = build_named("neuralnet_4", GM_SIZE_TINY);
     nn_check(&wl);
     gm_workload_free(&wl);
 }
@@ -414,7 +406,7 @@ static void test_vectoradd(void **st)
     assert_int_not_equal(gm_vectoradd_build_n(&wl, 0, &err), 0);
     /* the sample's 50000 at small, standard and fill; an eighth at tiny */
     for (int s = 0; s < GM_SIZE_COUNT; s++) {
-        wl = build("vectoradd", (gm_size)s);
+        wl = build_named("vectoradd", (gm_size)s);
         va_check(&wl, s == GM_SIZE_TINY ? 6250 : 50000);
         gm_workload_free(&wl);
     }
@@ -778,7 +770,7 @@ static void test_mergesort(void **st)
         ms_check(&wl);
         gm_workload_free(&wl);
     }
-    wl = build("mergesort", GM_SIZE_TINY);
+    wl = build_named("mergesort", GM_SIZE_TINY);
     ms_check(&wl);
     gm_workload_free(&wl);
     assert_int_not_equal(gm_mergesort_build_n(&wl, 3072, 1, &err), 0);
@@ -839,7 +831,7 @@ static void test_interleaved(void **st)
     (void)st;
     const char *names[4] = {"matrixmul_1", "neuralnet_0", "vectoradd", "mergesort"};
     for (int i = 0; i < 4; i++) {
-        gm_workload w = build(names[i], GM_SIZE_TINY);
+        gm_workload w = build_named(names[i], GM_SIZE_TINY);
         check_last_ctas_round_robin(&w, 1);
         gm_workload_free(&w);
     }

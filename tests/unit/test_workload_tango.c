@@ -320,7 +320,7 @@ static void alexnet_check(const gm_workload *w, uint32_t c1, uint32_t c2, uint32
 static void test_alexnet_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("alexnet", GM_SIZE_TINY);
+    gm_workload w = build_named("alexnet", GM_SIZE_TINY);
     const gm_alexnet_params *p = w.priv;
     assert_int_equal(p->c1, 1);
     alexnet_check(&w, 1, 4, 1);
@@ -469,7 +469,7 @@ static void resnet_check(const gm_workload *w, uint32_t ch)
 static void test_resnet_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("resnet", GM_SIZE_TINY);
+    gm_workload w = build_named("resnet", GM_SIZE_TINY);
     assert_int_equal(((const gm_resnet_params *)w.priv)->c, 2);
     resnet_check(&w, 2);
     gm_workload_free(&w);
@@ -620,7 +620,7 @@ static void squeezenet_check(const gm_workload *w, uint32_t div)
 static void test_squeezenet_tiny(void **state)
 {
     (void)state;
-    gm_workload w = build("squeezenet", GM_SIZE_TINY);
+    gm_workload w = build_named("squeezenet", GM_SIZE_TINY);
     assert_int_equal(((const gm_squeezenet_params *)w.priv)->div, 16);
     squeezenet_check(&w, 16);
     gm_workload_free(&w);
@@ -669,7 +669,7 @@ static void test_sizes(void **state)
     static const uint32_t rc[] = {2, 8, 64}, div[] = {16, 4, 1};
     (void)state;
     for (int s = 0; s <= GM_SIZE_STANDARD; s++) {
-        gm_workload w = build("alexnet", (gm_size)s);
+        gm_workload w = build_named("alexnet", (gm_size)s);
         const gm_alexnet_params *a = w.priv;
         assert_int_equal(a->c1, c1[s]);
         assert_int_equal(a->c2, c2[s]);
@@ -677,11 +677,11 @@ static void test_sizes(void **state)
         assert_int_equal(gm_kernel_ctas(&w.kernels[0]), c1[s]);
         assert_int_equal(gm_kernel_ctas(&w.kernels[5]), c2[s]);
         gm_workload_free(&w);
-        w = build("resnet", (gm_size)s);
+        w = build_named("resnet", (gm_size)s);
         assert_int_equal(((const gm_resnet_params *)w.priv)->c, rc[s]);
         assert_int_equal(gm_kernel_ctas(&w.kernels[0]), 4 * rc[s]);
         gm_workload_free(&w);
-        w = build("squeezenet", (gm_size)s);
+        w = build_named("squeezenet", (gm_size)s);
         assert_int_equal(((const gm_squeezenet_params *)w.priv)->div, div[s]);
         assert_int_equal(((const gm_squeezenet_params *)w.priv)->e, 64 / div[s]);
         gm_workload_free(&w);
@@ -715,7 +715,7 @@ static void test_interleaved(void **state)
 {
     (void)state;
     for (size_t i = 0; i < NMINE; i++) {
-        gm_workload w = build(mine[i], GM_SIZE_TINY);
+        gm_workload w = build_named(mine[i], GM_SIZE_TINY);
         check_last_ctas_round_robin(&w, 1);
         gm_workload_free(&w);
     }

@@ -171,16 +171,10 @@ static void check_inst(const gm_inst *in, uint32_t exist, void *arg)
     inst_ctx *x = arg;
     check *c = x->c;
 
-    check_lanes(in, exist);
-    c->op[in->op]++;
     /* (check_regs also counts shared loads as loads; any shared access
      * fails the global-only assertion below at the same instruction) */
-    check_regs(&x->regs, in);
-
-    if (!gm_op_is_mem(in->op)) {
-        assert_int_equal(in->flags, 0);
+    if (!check_inst_common(in, exist, c->op, &x->regs))
         return;
-    }
     assert_true(in->op == GM_OP_GLOBAL_LD || in->op == GM_OP_GLOBAL_ST);
     int ld = in->op == GM_OP_GLOBAL_LD;
 
@@ -311,13 +305,5 @@ static void check_kernel(const gm_kernel *k, check *c, const expect *e)
     c->overrun = 0;
 }
 
-static gm_workload build(const char *name, gm_size size)
-{
-    gm_workload w;
-    gm_error err = {{0}};
-    if (gm_workload_build(&w, name, size, 1, &err) != 0)
-        fail_msg("%s", err.msg);
-    return w;
-}
 
 #endif

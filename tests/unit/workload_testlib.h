@@ -148,6 +148,17 @@ static inline void check_round_robin(const gm_kernel *k, uint32_t cta)
         assert_true(h[wi] == run_warp(k, cta, wi, 16, NULL, NULL));
 }
 
+/* Builds built-in workload `name` at `size` (seed 1), failing the test
+ * with the builder's message. */
+static inline gm_workload build_named(const char *name, gm_size size)
+{
+    gm_workload w;
+    gm_error err = {{0}};
+    if (gm_workload_build(&w, name, size, 1, &err) != 0)
+        fail_msg("%s", err.msg);
+    return w;
+}
+
 /* ---------------------------------------------------------------- instruction checks */
 
 /* The lane rules of the warp contract: only lanes that exist, never an
@@ -206,6 +217,22 @@ static inline void check_regs_consumed(const reg_use *r, const gm_kernel *k, uin
     for (int x = 0; x < 256; x++)
         if (r->pending[x])
             fail_msg("%s cta %u warp %u: r%d loaded and never read", k->name, cta, warp, x);
+}
+
+/* What every suite checks first of an instruction: the lane rules, the
+ * per-opcode count, register def-use, and that non-memory instructions
+ * carry no flags. Returns whether it is a memory instruction, which the
+ * suite then checks its own way. */
+static inline int check_inst_common(const gm_inst *in, uint32_t exist, uint64_t *op_count,
+                                    reg_use *regs)
+{
+    check_lanes(in, exist);
+    op_count[in->op]++;
+    check_regs(regs, in);
+    if (gm_op_is_mem(in->op))
+        return 1;
+    assert_int_equal(in->flags, 0);
+    return 0;
 }
 
 /* A shared-memory access: 4 B, unflagged, every lane inside the CTA's
