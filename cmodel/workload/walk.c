@@ -7,8 +7,8 @@
 int gm_workload_walk(const gm_workload *w, int chunk, gm_walk_fn fn, void *arg,
                      gm_error *err)
 {
-    if (chunk < 16)
-        return gm_fail(err, "walk: chunk %d < 16", chunk);
+    if (chunk < GM_GEN_MIN_CHUNK)
+        return gm_fail(err, "walk: chunk %d < %d", chunk, GM_GEN_MIN_CHUNK);
     gm_inst *buf = malloc((size_t)chunk * sizeof *buf);
     if (!buf)
         return gm_fail(err, "walk: out of memory");

@@ -30,7 +30,7 @@ typedef int (*gm_walk_fn)(const gm_kernel *k, uint32_t kernel_index,
                           const gm_warp_gen *g, const gm_inst *in, int n, void *arg);
 
 /* Generates every warp to its end, in kernel, CTA, warp order, in chunks
- * of `chunk` instructions (>= 16). Checks the generator contract: a warp
+ * of `chunk` instructions (>= GM_GEN_MIN_CHUNK). Checks the generator contract: a warp
  * ends with exactly one EXIT, after which gen returns 0. Returns 0, the
  * callback's non-zero value, or -1 with err set. */
 int gm_workload_walk(const gm_workload *w, int chunk, gm_walk_fn fn, void *arg,
@@ -56,7 +56,8 @@ typedef struct gm_workload_bench_result {
 } gm_workload_bench_result;
 
 /* Builds workload `name` at `size` and generates its whole stream in
- * chunks of 16 (the core's buffer), timing the generation. */
+ * chunks of 16 (the figures in docs/workloads.md were taken so), timing
+ * the generation. */
 int gm_workload_bench(const char *name, gm_size size, gm_workload_bench_result *out,
                       gm_error *err);
 

@@ -18,6 +18,7 @@
 #define GM_MAX_SRC 3
 #define GM_REG_NONE 0xff  /* no register */
 #define GM_NUM_REGS 255   /* architectural registers 0..254 per warp */
+#define GM_GEN_MIN_CHUNK 1 /* least room a generator is called with */
 
 typedef enum gm_op {
     GM_OP_ALU = 0,     /* integer / single-precision arithmetic */
@@ -70,8 +71,9 @@ struct gm_kernel {
     gm_dim3 grid;
     gm_dim3 block;
     const void *params;   /* kernel-specific, owned by the workload */
-    /* Writes up to `max` (>= 16) next instructions of the warp into out and
-     * returns how many; 0 means the warp has finished (after its EXIT). */
+    /* Writes up to `max` (>= GM_GEN_MIN_CHUNK) next instructions of the
+     * warp into out and returns how many; 0 means the warp has finished
+     * (after its EXIT). The stream must not depend on max. */
     int (*gen)(const gm_kernel *k, gm_warp_gen *g, gm_inst *out, int max);
 };
 
