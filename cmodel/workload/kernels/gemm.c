@@ -49,50 +49,32 @@ enum {   /* program points, in issue order (pc++ steps to the next) */
     PC_EXIT, PC_DONE
 };
 
-/* Per lane, the byte addresses the body's loads and stores start from;
- * recomputed at each call of the generator (cheap next to a chunk of
- * instructions) so the per-warp state is only pc and the loop counter.
- * Iteration k adds 4 k to a's and 4 k NJ to b's; c's never moves. */
+/* With blockDim.x = 32 a warp is one row of its block: lane l is
+ * thread (l, warp), so i is warp-uniform and j = bx * 32 + l. Each
+ * generator call recomputes where the body's loads and stores start (so
+ * the per-warp state is only pc and the loop counter): lane l of
+ * iteration k reads a at a0 + 4 k (every lane the same), b at
+ * b0 + 4 (k NJ + l), and reads and writes c at c0 + 4 l. */
+_Static_assert(BX == GM_WARP_SIZE, "a warp is one row of the block");
+
 typedef struct lanes {
     uint32_t exist;   /* lanes holding a thread */
     uint32_t body;    /* lanes inside the (i < NI && j < NJ) guard */
-    uint64_t a[GM_WARP_SIZE];   /* &a[i*NK] */
-    uint64_t b[GM_WARP_SIZE];   /* &b[j] */
-    uint64_t c[GM_WARP_SIZE];   /* &c[i*NJ + j] */
+    uint64_t a0;      /* &a[i*NK] */
+    uint64_t b0;      /* &b[j] of lane 0 */
+    uint64_t c0;      /* &c[i*NJ + j] of lane 0 */
 } lanes;
 
 static void lanes_compute(const gm_kernel *k, const gm_gemm_params *p,
                           const gm_warp_gen *g, lanes *L)
 {
-    uint32_t bx = g->cta % k->grid.x;
-    uint32_t by = g->cta / k->grid.x;
-
+    uint64_t bx = g->cta % k->grid.x, by = g->cta / k->grid.x;
+    uint64_t i = by * BY + g->warp, j0 = bx * BX;
     L->exist = gm_warp_exist_mask(BX * BY, g->warp);
-    L->body = 0;
-    for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
-        uint32_t tid = g->warp * GM_WARP_SIZE + l;
-        uint32_t tx = tid % BX, ty = tid / BX;
-        uint32_t j = bx * BX + tx;
-        uint32_t i = by * BY + ty;
-        L->a[l] = p->a + 4 * (uint64_t)i * p->nk;
-        L->b[l] = p->b + 4 * (uint64_t)j;
-        L->c[l] = p->c + 4 * ((uint64_t)i * p->nj + j);
-        if ((L->exist >> l & 1) && i < p->ni && j < p->nj)
-            L->body |= 1u << l;
-    }
-}
-
-/* addr[l] = base[l] + off for active lanes, 0 for the others. A full
- * warp, the usual case, needs no test per lane. */
-static void addr_lanes(gm_inst *in, const uint64_t *base, uint64_t off)
-{
-    if (in->mask == 0xffffffffu) {
-        for (int l = 0; l < GM_WARP_SIZE; l++)
-            in->addr[l] = base[l] + off;
-        return;
-    }
-    for (int l = 0; l < GM_WARP_SIZE; l++)
-        in->addr[l] = in->mask >> l & 1 ? base[l] + off : 0;
+    L->body = i < p->ni ? gm_pb_lanes_below(L->exist, j0, p->nj) : 0;
+    L->a0 = p->a + 4 * i * p->nk;
+    L->b0 = p->b + 4 * j0;
+    L->c0 = p->c + 4 * (i * p->nj + j0);
 }
 
 static int gemm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
@@ -126,30 +108,30 @@ static int gemm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
             break;
         case PC_LD_C0:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_C, R_CADDR, R_NONE, 4, 0);
-            addr_lanes(in, L.c, 0);
+            gm_pb_addr_run(in, L.c0);
             break;
         case PC_BETA:   gm_emit(in, GM_OP_ALU, b, R_C, R_C, R_NONE, R_NONE); break;
         case PC_ST_C0:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_CADDR, R_C, 4, 0);
-            addr_lanes(in, L.c, 0);
+            gm_pb_addr_run(in, L.c0);
             break;
         case PC_LD_A:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_A, R_APTR, R_NONE, 4, GM_INST_READ_ONLY);
-            addr_lanes(in, L.a, 4 * (uint64_t)g->v[0]);
+            gm_pb_addr_bcast(in, L.a0 + 4 * (uint64_t)g->v[0]);
             break;
         case PC_LD_B:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_B, R_BPTR, R_NONE, 4, GM_INST_READ_ONLY);
-            addr_lanes(in, L.b, 4 * (uint64_t)g->v[0] * p->nj);
+            gm_pb_addr_run(in, L.b0 + 4 * (uint64_t)g->v[0] * p->nj);
             break;
         case PC_LD_C:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_C, R_CADDR, R_NONE, 4, 0);
-            addr_lanes(in, L.c, 0);
+            gm_pb_addr_run(in, L.c0);
             break;
         case PC_ALPHA:  gm_emit(in, GM_OP_ALU, b, R_A, R_A, R_NONE, R_NONE); break;
         case PC_FFMA:   gm_emit(in, GM_OP_ALU, b, R_C, R_A, R_B, R_C); break;
         case PC_ST_C:
             gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_CADDR, R_C, 4, 0);
-            addr_lanes(in, L.c, 0);
+            gm_pb_addr_run(in, L.c0);
             break;
         case PC_INC_A:  gm_emit(in, GM_OP_ALU, b, R_APTR, R_APTR, R_NONE, R_NONE); break;
         case PC_INC_B:  gm_emit(in, GM_OP_ALU, b, R_BPTR, R_BPTR, R_NONE, R_NONE); break;
