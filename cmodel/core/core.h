@@ -21,7 +21,7 @@
 
 #define GM_CORE_MAX_WARPS 64
 #define GM_CORE_MAX_CTAS 32
-#define GM_WARP_IBUF 4       /* instructions buffered per warp (docs/performance.md 3.7) */
+#define GM_WARP_IBUF 8       /* instructions buffered per warp (docs/performance.md 3.7) */
 #define GM_WARP_COMPUTE 8    /* compute results in flight per warp */
 
 /* The core's memory port, implemented by the design. Per core edge the
