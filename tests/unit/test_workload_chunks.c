@@ -23,88 +23,21 @@
 
 #include "workload/walk.h"
 #include "workload/workload.h"
+#include "workload_testlib.h"
 
 #define BIG_CHUNK 64
-#define GUARD 2
 #define SAMPLE_WARPS 48
-#define GUARD_BYTE 0xa5
 
-/* The fields the core reads: addresses, width and flags only where an
- * instruction is a memory one and only for its active lanes (the rest is
- * whatever the buffer held before, which differs with the chunking). */
-static uint64_t hash_inst(uint64_t h, const gm_inst *in)
-{
-    uint64_t head[4] = {in->op, in->dst, (uint64_t)in->src[0] | (uint64_t)in->src[1] << 8 |
-                                             (uint64_t)in->src[2] << 16,
-                        in->mask};
-    for (int i = 0; i < 4; i++)
-        h = (h ^ head[i]) * 0x100000001b3ull;
-    if (!gm_op_is_mem(in->op))
-        return h;
-    h = (h ^ ((uint64_t)in->width << 8 | in->flags)) * 0x100000001b3ull;
-    for (uint32_t m = in->mask; m; m &= m - 1)
-        h = (h ^ in->addr[__builtin_ctz(m)]) * 0x100000001b3ull;
-    return h;
-}
-
-static int guard_intact(const gm_inst *g)
-{
-    const unsigned char *p = (const unsigned char *)g;
-    for (size_t i = 0; i < GUARD * sizeof *g; i++)
-        if (p[i] != GUARD_BYTE)
-            return 0;
-    return 1;
-}
-
-typedef struct stream {
-    uint64_t hash, insts;
-    char why[200];   /* set when the generator broke the contract */
-} stream;
-
-/* Generates one warp in chunks of `chunk` into st; returns -1 (and says
- * why) on a write past the room, a bad count or a stream without end. */
-static int warp_stream(const gm_kernel *k, uint32_t cta, uint32_t warp, int chunk, stream *st)
-{
-    gm_inst buf[BIG_CHUNK + GUARD];
-    gm_warp_gen g;
-    st->hash = 0xcbf29ce484222325ull;
-    st->insts = 0;
-    gm_warp_gen_start(&g, cta, warp);
-    for (;;) {
-        memset(buf, GUARD_BYTE, sizeof buf);
-        int got = k->gen(k, &g, buf, chunk);
-        int intact = guard_intact(&buf[chunk]);
-        if (got < 0 || got > chunk || !intact) {
-            snprintf(st->why, sizeof st->why, "gen(max %d) returned %d%s", chunk, got,
-                     intact ? "" : " and wrote past max");
-            return -1;
-        }
-        if (got == 0)
-            return 0;
-        for (int i = 0; i < got; i++)
-            st->hash = hash_inst(st->hash, &buf[i]);
-        st->insts += (uint64_t)got;
-        if (st->insts > (1ull << 32)) {
-            snprintf(st->why, sizeof st->why, "the stream does not end");
-            return -1;
-        }
-    }
-}
-
-/* Both chunkings of one warp; fails the test on a difference. */
+/* Both chunkings of one warp; run_warp fails the test on a write past
+ * the room, a bad count or a broken EXIT, this on a different stream. */
 static void check_warp(const gm_kernel *k, uint32_t cta, uint32_t warp)
 {
-    stream big, small;
-    if (warp_stream(k, cta, warp, BIG_CHUNK, &big) != 0)
-        fail_msg("%s cta %u warp %u: %s", k->name, cta, warp, big.why);
-    if (warp_stream(k, cta, warp, GM_GEN_MIN_CHUNK, &small) != 0)
-        fail_msg("%s cta %u warp %u: %s", k->name, cta, warp, small.why);
-    if (big.hash != small.hash || big.insts != small.insts)
-        fail_msg("%s cta %u warp %u: chunks of %d give %llu instructions (hash %016llx), "
-                 "chunks of %d give %llu (hash %016llx)",
-                 k->name, cta, warp, BIG_CHUNK, (unsigned long long)big.insts,
-                 (unsigned long long)big.hash, GM_GEN_MIN_CHUNK,
-                 (unsigned long long)small.insts, (unsigned long long)small.hash);
+    uint64_t big = run_warp(k, cta, warp, BIG_CHUNK, NULL, NULL);
+    uint64_t small = run_warp(k, cta, warp, GM_GEN_MIN_CHUNK, NULL, NULL);
+    if (big != small)
+        fail_msg("%s cta %u warp %u: chunks of %d hash to %016llx, chunks of %d to %016llx",
+                 k->name, cta, warp, BIG_CHUNK, (unsigned long long)big, GM_GEN_MIN_CHUNK,
+                 (unsigned long long)small);
 }
 
 static void check_kernel(const gm_kernel *k)
@@ -127,11 +60,7 @@ static void check_size(gm_size size)
     size_t n = gm_workload_catalogue_size();
     assert_true(n > 0);
     for (size_t i = 0; i < n; i++) {
-        const gm_workload_info *info = gm_workload_catalogue_at(i);
-        gm_workload w;
-        gm_error err;
-        if (gm_workload_build(&w, info->name, size, 1, &err) != 0)
-            fail_msg("%s at %s: %s", info->name, gm_size_name(size), err.msg);
+        gm_workload w = build_named(gm_workload_catalogue_at(i)->name, size);
         for (uint32_t k = 0; k < w.nkernels; k++)
             check_kernel(&w.kernels[k]);
         gm_workload_free(&w);
@@ -207,19 +136,17 @@ static void test_check_sees_bad_generators(void **state)
 {
     (void)state;
     gm_kernel k = {.name = "bad", .grid = {1, 1, 1}, .block = {32, 1, 1}};
-    stream st;
+    gm_inst buf[BIG_CHUNK + GEN_GUARD];
+    gm_warp_gen g;
     k.gen = gen_overrun;
-    assert_int_equal(warp_stream(&k, 0, 0, BIG_CHUNK, &st), 0);
-    assert_int_equal(warp_stream(&k, 0, 0, GM_GEN_MIN_CHUNK, &st), -1);
-    assert_non_null(strstr(st.why, "wrote past max"));
+    gm_warp_gen_start(&g, 0, 0);
+    assert_int_equal(gen_within_room(&k, &g, buf, BIG_CHUNK), GM_GEN_MIN_CHUNK + 1);
+    gm_warp_gen_start(&g, 0, 0);
+    assert_int_equal(gen_within_room(&k, &g, buf, GM_GEN_MIN_CHUNK), -1);
 
-    stream big, small;
     k.gen = gen_chunk_dependent;
-    assert_int_equal(warp_stream(&k, 0, 0, BIG_CHUNK, &big), 0);
-    assert_int_equal(warp_stream(&k, 0, 0, GM_GEN_MIN_CHUNK + 1, &small), 0);
-    assert_int_equal(big.insts, 9);
-    assert_int_equal(small.insts, 9);
-    assert_true(big.hash != small.hash);
+    assert_true(run_warp(&k, 0, 0, BIG_CHUNK, NULL, NULL) !=
+                run_warp(&k, 0, 0, GM_GEN_MIN_CHUNK + 1, NULL, NULL));
 }
 
 int main(void)

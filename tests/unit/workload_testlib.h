@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/hash.h"
 #include "workload/build.h"
@@ -49,14 +50,31 @@ static inline uint64_t hash_inst(uint64_t h, const gm_inst *in)
 
 typedef void (*inst_fn)(const gm_inst *in, uint32_t exist, void *arg);
 
+#define GEN_GUARD 2        /* instructions past the room that must stay untouched */
+#define GEN_GUARD_BYTE 0xa5
+
+/* One generator call with room for `chunk` instructions in buf, which
+ * holds chunk + GEN_GUARD. Returns how many it wrote, or -1 when it broke
+ * the room contract (a count outside 0..chunk, or a write past the room). */
+static inline int gen_within_room(const gm_kernel *k, gm_warp_gen *g, gm_inst *buf, int chunk)
+{
+    memset(&buf[chunk], GEN_GUARD_BYTE, GEN_GUARD * sizeof *buf);
+    int n = k->gen(k, g, buf, chunk);
+    const unsigned char *p = (const unsigned char *)&buf[chunk];
+    for (size_t i = 0; i < GEN_GUARD * sizeof *buf; i++)
+        if (p[i] != GEN_GUARD_BYTE)
+            return -1;
+    return n >= 0 && n <= chunk ? n : -1;
+}
+
 /* Generates one warp to its end in chunks of `chunk`, checking the
- * generator contract (1..chunk instructions a call, nothing after the one
- * EXIT, 0 once finished), calls fn (if any) on each instruction and
- * returns the warp's stream hash. */
+ * generator contract (1..chunk instructions a call and nothing written
+ * past the room, nothing after the one EXIT, 0 once finished), calls fn
+ * (if any) on each instruction and returns the warp's stream hash. */
 static inline uint64_t run_warp(const gm_kernel *k, uint32_t cta, uint32_t warp, int chunk,
                                 inst_fn fn, void *arg)
 {
-    gm_inst *buf = malloc((size_t)chunk * sizeof *buf);
+    gm_inst *buf = malloc((size_t)(chunk + GEN_GUARD) * sizeof *buf);
     gm_warp_gen g;
     uint64_t h = GM_FNV1A_INIT;
     uint32_t exist = gm_warp_exist_mask(gm_kernel_threads_per_cta(k), warp);
@@ -65,8 +83,10 @@ static inline uint64_t run_warp(const gm_kernel *k, uint32_t cta, uint32_t warp,
     assert_non_null(buf);
     gm_warp_gen_start(&g, cta, warp);
     for (;;) {
-        int n = k->gen(k, &g, buf, chunk);
-        assert_true(n >= 0 && n <= chunk);
+        int n = gen_within_room(k, &g, buf, chunk);
+        if (n < 0)
+            fail_msg("%s cta %u warp %u: gen(max %d) wrote past its room or returned a bad "
+                     "count", k->name, cta, warp, chunk);
         if (n == 0)
             break;
         for (int i = 0; i < n; i++) {
@@ -78,7 +98,7 @@ static inline uint64_t run_warp(const gm_kernel *k, uint32_t cta, uint32_t warp,
         }
     }
     assert_int_equal(exits, 1);
-    assert_int_equal(k->gen(k, &g, buf, chunk), 0);   /* stays finished */
+    assert_int_equal(gen_within_room(k, &g, buf, chunk), 0);   /* stays finished */
     free(buf);
     return h;
 }
