@@ -318,7 +318,7 @@ static void atax_check(uint32_t nx, uint32_t ny, int aligned, const gm_workload 
     assert_int_equal(w->nkernels, 2);
     for (int kk = 0; kk < 2; kk++) {
         const gm_kernel *k = &w->kernels[kk];
-        const gm_atax_params *p = k->params;
+        const gm_atax_params *p = w->priv;
         check c;
         expect e;
         uint64_t bound = kk ? ny : nx;   /* threads that pass the guard */
@@ -386,7 +386,7 @@ static void test_atax_tiny(void **state)
     gm_error err;
     (void)state;
     assert_int_equal(gm_workload_build(&w, "atax", GM_SIZE_TINY, 1, &err), 0);
-    const gm_atax_params *p = w.kernels[0].params;
+    const gm_atax_params *p = w.priv;
     assert_int_equal(p->nx, 512);
     assert_int_equal(p->ny, 512);
     atax_check(512, 512, 1, &w);
@@ -606,7 +606,7 @@ static void test_sizes(void **state)
         assert_int_equal(gm_kernel_ctas(&w.kernels[0]), (gemm_n[i] / 32) * (gemm_n[i] / 8));
         gm_workload_free(&w);
         assert_int_equal(gm_workload_build(&w, "atax", (gm_size)i, 1, &err), 0);
-        assert_int_equal(((const gm_atax_params *)w.kernels[0].params)->nx, atax_n[i]);
+        assert_int_equal(((const gm_atax_params *)w.priv)->nx, atax_n[i]);
         assert_int_equal(gm_kernel_ctas(&w.kernels[1]), atax_n[i] / 256);
         gm_workload_free(&w);
         assert_int_equal(gm_workload_build(&w, "reduction", (gm_size)i, 1, &err), 0);

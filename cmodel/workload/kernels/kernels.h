@@ -19,10 +19,30 @@ int gm_gemm_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_gemm_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
                        gm_error *err);
 
+/* One matrix-vector launch of PolyBench-GPU's ATAX, BICG and MVT, block
+ * 256 (polybench_mv.c):
+ *   t = bx*256 + tx;
+ *   if (t < bound) { [acc[t] = 0;] for (it = 0; it < trip; it++)
+ *       acc[t] += A[row*lda + col] * vec[it]; }
+ * with (row, col) = (t, it) when a_row_is_t (a row walk: lanes lda*4
+ * bytes apart) and (it, t) otherwise (coalesced). */
+typedef struct gm_pb_mv_params {
+    uint32_t bound, trip, lda;
+    uint8_t a_row_is_t;
+    uint8_t zero_init;
+    uint64_t a, vec, acc;
+} gm_pb_mv_params;
+
+/* Sets k to that launch, grid ceil(bound/256), with p as its parameters. */
+void gm_pb_mv_launch(gm_kernel *k, const char *name, gm_pb_mv_params *p, uint32_t bound,
+                     uint32_t trip, uint32_t lda, int a_row_is_t, int zero_init, uint64_t a,
+                     uint64_t vec, uint64_t acc);
+
 /* PolyBench-GPU ATAX, y = A^T (A x) with A NXxNY, two kernels. */
 typedef struct gm_atax_params {
     uint32_t nx, ny;
     uint64_t a, x, y, tmp;   /* allocated in this order */
+    gm_pb_mv_params k[2];    /* the launches' parameters */
 } gm_atax_params;
 
 int gm_atax_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);

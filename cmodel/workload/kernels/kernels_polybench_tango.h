@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "workload/workload.h"
+#include "workload/kernels/kernels.h"   /* gm_pb_mv_params */
 
 /* ------------------------------------------------------------ PolyBench */
 
@@ -77,19 +78,6 @@ typedef struct gm_3dconv_params {
 int gm_3dconv_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_3dconv_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
                          gm_error *err);
-
-/* One matrix-vector launch of BICG/MVT, block 256:
- *   t = bx*256 + tx;
- *   if (t < bound) { [acc[t] = 0;] for (it = 0; it < trip; it++)
- *       acc[t] += A[row*lda + col] * vec[it]; }
- * with (row, col) = (t, it) when a_row_is_t (a row walk: lanes lda*4
- * bytes apart) and (it, t) otherwise (coalesced). */
-typedef struct gm_pb_mv_params {
-    uint32_t bound, trip, lda;
-    uint8_t a_row_is_t;
-    uint8_t zero_init;
-    uint64_t a, vec, acc;
-} gm_pb_mv_params;
 
 /* BICG: s = A^T r (kernel 1), q = A p (kernel 2), A NXxNY. */
 typedef struct gm_bicg_params {

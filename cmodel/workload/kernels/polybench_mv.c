@@ -1,6 +1,8 @@
 /* PolyBench-GPU 1.0 BICG and MVT (gpu-app-collection src/cuda/
  * polybench-gpu-1.0/CUDA/{BICG/bicg.cu,MVT/mvt.cu}) as address-stream
- * emulators. All four launches are one matrix-vector shape, block 256:
+ * emulators, and the generator of every matrix-vector launch of
+ * PolyBench (ATAX's two as well, atax.c). All four launches here are one
+ * matrix-vector shape, block 256:
  *
  *   bicg_kernel1: j = bx*256+tx; if (j < NY) { s[j] = 0;
  *                     for (i = 0; i < NX; i++) s[j] += A[i*NY + j] * r[i]; }
@@ -124,9 +126,9 @@ static int mv_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
     return n;
 }
 
-static void mv_launch(gm_kernel *k, const char *name, gm_pb_mv_params *p,
-                      uint32_t bound, uint32_t trip, uint32_t lda, int a_row_is_t,
-                      int zero_init, uint64_t a, uint64_t vec, uint64_t acc)
+void gm_pb_mv_launch(gm_kernel *k, const char *name, gm_pb_mv_params *p, uint32_t bound,
+                     uint32_t trip, uint32_t lda, int a_row_is_t, int zero_init, uint64_t a,
+                     uint64_t vec, uint64_t acc)
 {
     p->bound = bound;
     p->trip = trip;
@@ -159,8 +161,10 @@ int gm_bicg_build_dims(gm_workload *w, uint32_t nx, uint32_t ny, gm_error *err)
     p->q = gm_devmem_alloc(&mem, 4ull * nx);
     /* kernel 1: t = j < NY, loop i < NX, A[i*NY + j]; kernel 2: t = i < NX,
      * loop j < NY, A[i*NY + j] */
-    mv_launch(&w->kernels[0], "bicg_kernel1", &p->k[0], ny, nx, ny, 0, 1, p->a, p->r, p->s);
-    mv_launch(&w->kernels[1], "bicg_kernel2", &p->k[1], nx, ny, ny, 1, 1, p->a, p->p, p->q);
+    gm_pb_mv_launch(&w->kernels[0], "bicg_kernel1", &p->k[0], ny, nx, ny, 0, 1, p->a, p->r,
+                    p->s);
+    gm_pb_mv_launch(&w->kernels[1], "bicg_kernel2", &p->k[1], nx, ny, ny, 1, 1, p->a, p->p,
+                    p->q);
     return 0;
 }
 
@@ -190,8 +194,10 @@ int gm_mvt_build_dims(gm_workload *w, uint32_t n, gm_error *err)
     p->x2 = gm_devmem_alloc(&mem, 4ull * n);
     p->y1 = gm_devmem_alloc(&mem, 4ull * n);
     p->y2 = gm_devmem_alloc(&mem, 4ull * n);
-    mv_launch(&w->kernels[0], "mvt_kernel1", &p->k[0], n, n, n, 1, 0, p->a, p->y1, p->x1);
-    mv_launch(&w->kernels[1], "mvt_kernel2", &p->k[1], n, n, n, 0, 0, p->a, p->y2, p->x2);
+    gm_pb_mv_launch(&w->kernels[0], "mvt_kernel1", &p->k[0], n, n, n, 1, 0, p->a, p->y1,
+                    p->x1);
+    gm_pb_mv_launch(&w->kernels[1], "mvt_kernel2", &p->k[1], n, n, n, 0, 0, p->a, p->y2,
+                    p->x2);
     return 0;
 }
 
