@@ -20,6 +20,17 @@ static inline uint32_t gm_pb_lanes_below(uint32_t exist, uint64_t first, uint64_
     return exist & ((1u << (limit - first)) - 1);
 }
 
+/* Lanes l with lo < first + l < hi among `exist` (a stencil's interior). */
+static inline uint32_t gm_pb_lanes_between(uint32_t exist, uint64_t first, uint64_t lo,
+                                           uint64_t hi)
+{
+    uint32_t m = 0;
+    for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
+        if (first + l > lo && first + l < hi)
+            m |= 1u << l;
+    return m & exist;
+}
+
 /* Active lane l touches the 4-byte element at first + 4 l; idle lanes 0. */
 static inline void gm_pb_addr_run(gm_inst *in, uint64_t first)
 {

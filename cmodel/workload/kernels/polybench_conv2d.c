@@ -52,16 +52,6 @@ enum {   /* program points, in issue order */
 static const int8_t tap_di[TAPS] = {-1, -1, -1, 0, 0, 0, 1, 1, 1};
 static const int8_t tap_dj[TAPS] = {-1, 0, 1, -1, 0, 1, -1, 0, 1};
 
-/* Lanes l with lo < first + l < hi among `exist`. */
-static uint32_t lanes_between(uint32_t exist, uint64_t first, uint64_t lo, uint64_t hi)
-{
-    uint32_t m = 0;
-    for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
-        if (first + l > lo && first + l < hi)
-            m |= 1u << l;
-    return m & exist;
-}
-
 static int conv2d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 {
     const gm_2dconv_params *p = kern->params;
@@ -72,7 +62,7 @@ static int conv2d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
     uint64_t bx = g->cta % kern->grid.x, by = g->cta / kern->grid.x;
     uint64_t i = by * BY + g->warp, j0 = bx * BX;
     uint32_t e = gm_warp_exist_mask(BX * BY, g->warp);
-    uint32_t b = (i > 0 && i + 1 < p->ni) ? lanes_between(e, j0, 0, p->nj - 1) : 0;
+    uint32_t b = (i > 0 && i + 1 < p->ni) ? gm_pb_lanes_between(e, j0, 0, p->nj - 1) : 0;
 
     while (n < max) {
         gm_inst *in = &out[n++];

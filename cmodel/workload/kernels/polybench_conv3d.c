@@ -59,15 +59,6 @@ static const int8_t ld_c[LOADS] = {-1, -1, 0, 0, 0, 1, 1, 1, 1, 1, 1};
 /* which distinct load each of the 15 source terms multiplies */
 static const uint8_t term_ld[TERMS] = {0, 1, 0, 1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
 
-static uint32_t lanes_between(uint32_t exist, uint64_t first, uint64_t lo, uint64_t hi)
-{
-    uint32_t m = 0;
-    for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
-        if (first + l > lo && first + l < hi)
-            m |= 1u << l;
-    return m & exist;
-}
-
 static int conv3d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 {
     const gm_3dconv_launch *p = kern->params;
@@ -80,7 +71,7 @@ static int conv3d_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int m
     uint64_t plane = (uint64_t)p->nj * p->nk;
     uint32_t e = gm_warp_exist_mask(BX * BY, g->warp);
     uint32_t b = (i > 0 && i + 1 < p->ni && j > 0 && j + 1 < p->nj)
-                     ? lanes_between(e, k0, 0, p->nk - 1) : 0;
+                     ? gm_pb_lanes_between(e, k0, 0, p->nk - 1) : 0;
 
     while (n < max) {
         gm_inst *in = &out[n++];
