@@ -146,6 +146,38 @@ class EndToEnd(unittest.TestCase):
                 self.assertIn("**%s**" % want, row)
                 self.assertIn("%.2f" % s, row)
 
+            # --merge: a study of gemm alone that takes btree's rows from the
+            # first study tabulates both, btree's rows as they were
+            p = subprocess.run(
+                [sys.executable, os.path.join(SRC, "scripts", "reproduce"), "dcl1",
+                 "--size", "tiny", "-j", "2", "--gmsim", GMSIM, "--work", d + "/w",
+                 "--out", d + "/om", "--workloads", "gemm", "--designs", "baseline",
+                 "--merge", d + "/o/results.csv"],
+                capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+
+            def csv_rows(path):
+                import csv
+                with open(path, newline="") as f:
+                    return {(r["design"], r["workload"]): r for r in csv.DictReader(f)}
+            first, merged = csv_rows(d + "/o/results.csv"), csv_rows(d + "/om/results.csv")
+            self.assertEqual(set(merged), set(first))
+            for key in first:
+                self.assertEqual(merged[key]["ipc"], first[key]["ipc"], key)
+                self.assertEqual(merged[key]["class"], first[key]["class"], key)
+            mtable = open(d + "/om/table.md").read()
+            self.assertIn("| btree | %.3f" % float(first[("baseline", "btree")]["crit_replication"]),
+                          mtable)
+            # rows of another size are refused, naming the file and line
+            p = subprocess.run(
+                [sys.executable, os.path.join(SRC, "scripts", "reproduce"), "dcl1",
+                 "--size", "small", "--gmsim", GMSIM, "--work", d + "/w", "--out", d + "/ox",
+                 "--workloads", "gemm", "--designs", "baseline",
+                 "--merge", d + "/o/results.csv"],
+                capture_output=True, text=True)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("results.csv line 2: size tiny", p.stderr)
+
             # --classes plain under a layer: the class rows are the plain
             # platform's, and no 16x-L1 run is made under the layer
             p = subprocess.run(

@@ -10,8 +10,9 @@
  *
  * block (256,1); grid ceil(NX/256) for kernel 1 and ceil(NY/256) for
  * kernel 2. (This version, unlike later PolyBench/GPU, does not zero tmp[i]
- * or y[j] first.) No __restrict__, so the accumulator is loaded and stored
- * every iteration. Kernel 1 reads A with a lane stride of NY*4 bytes
+ * or y[j] first.) No __restrict__, so the accumulator is stored every
+ * iteration; the compiler forwards the stored value, so it is loaded once,
+ * before the loop (polybench_mv.c). Kernel 1 reads A with a lane stride of NY*4 bytes
  * (uncoalesced, one line per lane) and x[j] as a broadcast; kernel 2 reads
  * A coalesced and tmp[i] as a broadcast. Read-only: A and x in kernel 1,
  * A and tmp in kernel 2.
@@ -20,8 +21,9 @@
  * zeroing store (accumulator not zeroed), so polybench_mv.c's generator
  * serves them:
  *   prologue  S2R tid, S2R ctaid, IMAD t, ISETP t < bound, BRA
- *   set-up    accumulator address, A pointer, vector pointer, vector end
- *   loop      LD A  LD vec  LD acc  FFMA  ST acc  IADD pA  IADD pv  ISETP  BRA
+ *   set-up    accumulator address, A pointer, vector pointer, vector end,
+ *             LD acc
+ *   loop      LD A  LD vec  FFMA  ST acc  IADD pA  IADD pv  ISETP  BRA
  *   EXIT */
 #include "workload/kernels/kernels.h"
 

@@ -11,16 +11,25 @@
  *
  * block (32,8); grid (ceil(NI/32), ceil(NJ/8)) exactly as the host code
  * writes it (x from NI, y from NJ; the benchmark is square, so both cover
- * the matrix). No pointer is __restrict__, so c is loaded and stored in
- * every k iteration. The k loop is bottom-tested (NK is a known positive
+ * the matrix). No pointer is __restrict__, so a or b may alias c and the
+ * store of c stays in every k iteration; but nothing between that store
+ * and the next iteration's read of c writes memory, so the compiler
+ * forwards the stored value and c is loaded once, before the loop (what
+ * LLVM's NVPTX back end emits at -O3; docs/workloads/polybench.md,
+ * "Accumulators"). The k loop is bottom-tested (NK is a known positive
  * constant) and not unrolled; unrolling would reorder instructions inside
  * a group of iterations but not change the set of addresses.
  *
  * Per warp: 8 prologue instructions, then for warps with an active lane
  * 7 set-up instructions and NK iterations of
- *   LD a (bcast, read-only)  LD b (1 line, read-only)  LD c
+ *   LD a (bcast, read-only)  LD b (1 line, read-only)
  *   FMUL ALPHA*a  FFMA (+= *b)  ST c  IADD pa  IADD pb  ISETP  BRA
- * and EXIT. */
+ * and EXIT.
+ *
+ * gemm_reload is the same kernel with c loaded again in every iteration
+ * (after LD b), the stream gmsim ran as "gemm" before 2026-12-07. It is
+ * not in the catalogue: it keeps `gmsim bench` simulating what older
+ * revisions simulated, so that their speeds compare. */
 #include "workload/kernels/kernels.h"
 #include "workload/kernels/gen_exit.h"
 
@@ -54,7 +63,7 @@ enum {   /* program points, in issue order (pc++ steps to the next) */
  * generator call recomputes where the body's loads and stores start (so
  * the per-warp state is only pc and the loop counter): lane l of
  * iteration k reads a at a0 + 4 k (every lane the same), b at
- * b0 + 4 (k NJ + l), and reads and writes c at c0 + 4 l. */
+ * b0 + 4 (k NJ + l), and writes c at c0 + 4 l. */
 _Static_assert(BX == GM_WARP_SIZE, "a warp is one row of the block");
 
 typedef struct lanes {
@@ -122,8 +131,9 @@ static int gemm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max
         case PC_LD_B:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_B, R_BPTR, R_NONE, 4, GM_INST_READ_ONLY);
             gm_pb_addr_run(in, L.b0 + 4 * (uint64_t)g->v[0] * p->nj);
-            break;
-        case PC_LD_C:
+            g->pc = p->reload_acc ? PC_LD_C : PC_ALPHA;
+            continue;
+        case PC_LD_C:   /* gemm_reload only */
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_C, R_CADDR, R_NONE, 4, 0);
             gm_pb_addr_run(in, L.c0);
             break;
@@ -183,4 +193,12 @@ int gm_gemm_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
     if ((unsigned)size > GM_SIZE_FILL)
         return gm_fail(err, "gemm: bad size %d", (int)size);
     return gm_gemm_build_dims(w, dim[size], dim[size], dim[size], err);
+}
+
+int gm_gemm_reload_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err)
+{
+    if (gm_gemm_build(w, size, seed, err))
+        return -1;
+    ((gm_gemm_params *)w->priv)->reload_acc = true;
+    return 0;
 }

@@ -5,6 +5,7 @@
 #ifndef GM_WORKLOAD_KERNELS_H
 #define GM_WORKLOAD_KERNELS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "workload/workload.h"
@@ -13,9 +14,11 @@
 typedef struct gm_gemm_params {
     uint32_t ni, nj, nk;
     uint64_t a, b, c;   /* device addresses, allocated in this order */
+    bool reload_acc;    /* gemm_reload: c loaded in every k iteration */
 } gm_gemm_params;
 
 int gm_gemm_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
+int gm_gemm_reload_build(gm_workload *w, gm_size size, uint64_t seed, gm_error *err);
 int gm_gemm_build_dims(gm_workload *w, uint32_t ni, uint32_t nj, uint32_t nk,
                        gm_error *err);
 

@@ -11,14 +11,18 @@
  * with j = blockIdx.x*32 + threadIdx.x, i = blockIdx.y*8 + threadIdx.y,
  * block (32,8) and grid (ceil(cols/32), ceil(rows/8)) as the host code
  * writes it. A warp is one row i and 32 consecutive columns j. No
- * accumulator is zeroed in the kernel and nothing is __restrict__, so the
- * accumulator is loaded and stored in every k trip. Read-only per launch:
- * the two operands (2MM kernel 2 reads the C that kernel 1 wrote).
+ * accumulator is zeroed in the kernel. Nothing is __restrict__, so the
+ * operands may alias the accumulator and its store stays in every k trip;
+ * its load does not: nothing between a trip's store and the next trip's
+ * read writes memory, so the compiler forwards the stored value and loads
+ * the accumulator once, before the loop (LLVM's NVPTX back end at -O3;
+ * docs/workloads/polybench.md, "Accumulators"). Read-only per launch: the
+ * two operands (2MM kernel 2 reads the C that kernel 1 wrote).
  *
  * Per warp: prologue S2R x4, IMAD j, IMAD i, ISETP, BRA; for warps with an
- * active lane set-up (acc address, x pointer, y pointer, loop end) and
- * `trip` iterations of
- *   LD x (bcast)  LD y (1 line)  LD acc  FFMA  ST acc  IADD  IADD  ISETP  BRA
+ * active lane set-up (acc address, x pointer, y pointer, loop end), LD acc
+ * and `trip` iterations of
+ *   LD x (bcast)  LD y (1 line)  FFMA  ST acc  IADD  IADD  ISETP  BRA
  * then EXIT. */
 #include "workload/kernels/kernels_polybench_tango.h"
 
@@ -42,8 +46,8 @@ _Static_assert((int)R_P == (int)GM_PB_R_NEXT, "the index prologue's registers co
 enum {   /* program points, in issue order */
     PC_S2R_TX = 0, PC_S2R_TY, PC_S2R_CX, PC_S2R_CY, PC_J, PC_I,
     PC_GUARD, PC_GUARD_BRA,
-    PC_ACCADDR, PC_XPTR, PC_YPTR, PC_XEND,
-    PC_LD_X, PC_LD_Y, PC_LD_ACC, PC_FFMA, PC_ST_ACC,
+    PC_ACCADDR, PC_XPTR, PC_YPTR, PC_XEND, PC_LD_ACC,
+    PC_LD_X, PC_LD_Y, PC_FFMA, PC_ST_ACC,
     PC_INC_X, PC_INC_Y, PC_SETP, PC_BRA,
     PC_EXIT, PC_DONE
 };
@@ -81,6 +85,10 @@ static int mm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             gm_emit(in, GM_OP_ALU, b, R_XEND, R_XPTR, R_NONE, R_NONE);
             g->v[0] = 0;
             break;
+        case PC_LD_ACC:
+            gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_ACC, R_ACCADDR, R_NONE, 4, 0);
+            gm_pb_addr_run(in, p->acc + 4 * (i * p->cols + j0));
+            break;
         case PC_LD_X:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_X, R_XPTR, R_NONE, 4, GM_INST_READ_ONLY);
             gm_pb_addr_bcast(in, p->x + 4 * (i * p->trip + k));
@@ -88,10 +96,6 @@ static int mm_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
         case PC_LD_Y:
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_Y, R_YPTR, R_NONE, 4, GM_INST_READ_ONLY);
             gm_pb_addr_run(in, p->y + 4 * (k * p->cols + j0));
-            break;
-        case PC_LD_ACC:
-            gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_ACC, R_ACCADDR, R_NONE, 4, 0);
-            gm_pb_addr_run(in, p->acc + 4 * (i * p->cols + j0));
             break;
         case PC_FFMA:   gm_emit(in, GM_OP_ALU, b, R_ACC, R_X, R_Y, R_ACC); break;
         case PC_ST_ACC:

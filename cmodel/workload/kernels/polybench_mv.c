@@ -16,13 +16,17 @@
  * grid ceil(bound/256): only 16 CTAs at the standard 4096. A is read with
  * a lane stride of a row (32 lines per warp load) in bicg_kernel2 and
  * mvt_kernel1 and coalesced in the other two; the vector is a broadcast
- * read by every CTA; the accumulator is loaded and stored every trip (no
- * __restrict__). Read-only: A and the vector.
+ * read by every CTA. The accumulator is stored every trip (A and the
+ * vector may alias it: no __restrict__) but never loaded again: nothing
+ * between a trip's store and the next trip's read writes memory, so the
+ * compiler forwards the stored value (docs/workloads/polybench.md,
+ * "Accumulators"). Read-only: A and the vector.
  *
  * Per warp: prologue S2R tid, S2R ctaid, IMAD t, ISETP, BRA; set-up
- * (accumulator address, A pointer, vector pointer, vector end), ST acc = 0
- * in BICG only, then `trip` iterations of
- *   LD A  LD vec  LD acc  FFMA  ST acc  IADD  IADD  ISETP  BRA
+ * (accumulator address, A pointer, vector pointer, vector end); MOV acc,
+ * 0 and ST acc in BICG, LD acc (once) in MVT and ATAX; then `trip`
+ * iterations of
+ *   LD A  LD vec  FFMA  ST acc  IADD  IADD  ISETP  BRA
  * and EXIT (the ATAX shape). */
 #include "workload/kernels/kernels_polybench_tango.h"
 
@@ -41,8 +45,8 @@ enum {   /* registers */
 
 enum {   /* program points, in issue order */
     PC_S2R_TID = 0, PC_S2R_CTA, PC_T, PC_GUARD, PC_GUARD_BRA,
-    PC_ACCADDR, PC_APTR, PC_VPTR, PC_VEND, PC_ZERO,
-    PC_LD_A, PC_LD_V, PC_LD_ACC, PC_FFMA, PC_ST_ACC,
+    PC_ACCADDR, PC_APTR, PC_VPTR, PC_VEND, PC_ZERO_MOV, PC_ZERO, PC_LD_ACC,
+    PC_LD_A, PC_LD_V, PC_FFMA, PC_ST_ACC,
     PC_INC_A, PC_INC_V, PC_SETP, PC_BRA,
     PC_EXIT, PC_DONE
 };
@@ -81,10 +85,16 @@ static int mv_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
         case PC_VEND:
             gm_emit(in, GM_OP_ALU, b, R_VEND, R_VPTR, R_NONE, R_NONE);
             g->v[0] = 0;
-            g->pc = p->zero_init ? PC_ZERO : PC_LD_A;
+            g->pc = p->zero_init ? PC_ZERO_MOV : PC_LD_ACC;
             continue;
-        case PC_ZERO:    /* acc[t] = 0.0f: a store of the zero register */
-            gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_ACCADDR, R_NONE, 4, 0);
+        case PC_ZERO_MOV: gm_emit(in, GM_OP_ALU, b, R_ACC, R_NONE, R_NONE, R_NONE); break;
+        case PC_ZERO:    /* acc[t] = 0.0f, the sum's first value */
+            gm_emit_mem(in, GM_OP_GLOBAL_ST, b, R_NONE, R_ACCADDR, R_ACC, 4, 0);
+            addr_acc(in, p, t0);
+            g->pc = PC_LD_A;
+            continue;
+        case PC_LD_ACC:  /* no zeroing store: the one load of acc[t] */
+            gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_ACC, R_ACCADDR, R_NONE, 4, 0);
             addr_acc(in, p, t0);
             break;
         case PC_LD_A:
@@ -99,10 +109,6 @@ static int mv_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
             gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_V, R_VPTR, R_NONE, 4, GM_INST_READ_ONLY);
             for (int l = 0; l < GM_WARP_SIZE; l++)
                 in->addr[l] = (b >> l & 1) ? p->vec + 4 * it : 0;
-            break;
-        case PC_LD_ACC:
-            gm_emit_mem(in, GM_OP_GLOBAL_LD, b, R_ACC, R_ACCADDR, R_NONE, 4, 0);
-            addr_acc(in, p, t0);
             break;
         case PC_FFMA:    gm_emit(in, GM_OP_ALU, b, R_ACC, R_A, R_V, R_ACC); break;
         case PC_ST_ACC:
