@@ -29,9 +29,13 @@
  * sum, with grow = off + (by+1)*16 and gcol = off + (bx+1)*16.
  *
  * Rows are 16 floats (64 B, half a line). shadow/dia/peri_* are not
- * volatile but the compiler cannot prove that shadow[tx][i] does not alias
- * the other operands, so every `-=` in the solve loops is a shared load,
- * FFMA and shared store. m is stored by every kernel: no read-only flag.
+ * volatile, and the only store in a solve loop is to the element it
+ * updates, so the compiler loads that element once before the loop and
+ * forwards each stored value to the next trip (and to the division after
+ * it): every `-=` trip is two shared loads, FFMA and the shared store
+ * (what clang's NVPTX back end emits at -O3 for lud_diagonal and
+ * lud_perimeter; docs/workloads.md, "Reloads of stored values"). m is
+ * stored by every kernel: no read-only flag.
  * Shared memory: diagonal shadow at 0; perimeter dia 0, peri_row 1024,
  * peri_col 2048; internal peri_row 0, peri_col 1024. */
 #include "workload/kernels/kernels_rodinia.h"
@@ -54,11 +58,11 @@ enum {
     D_S2R_TX = 0, D_OFF, D_PTR, D_SA, D_I0,
     D_LD, D_STS, D_INC_P, D_INC_I, D_SETP, D_BRA,
     D_BAR0, D_OI0,
-    D_O1_SETP, D_O1_BRA, D_J1_GUARD, D_J1_GBRA,
-    D_J1_LD_A, D_J1_LD_B, D_J1_LD_C, D_J1_FMA, D_J1_STS, D_J1_INC, D_J1_SETP, D_J1_BRA,
+    D_O1_SETP, D_O1_BRA, D_J1_GUARD, D_J1_GBRA, D_J1_LD_C,
+    D_J1_LD_A, D_J1_LD_B, D_J1_FMA, D_J1_STS, D_J1_INC, D_J1_SETP, D_J1_BRA,
     D_DIV_LD_A, D_DIV_LD_B, D_DIV_RCP, D_DIV_MUL, D_DIV_STS,
-    D_BAR1, D_O2_SETP, D_O2_BRA, D_J2_INIT,
-    D_J2_LD_A, D_J2_LD_B, D_J2_LD_C, D_J2_FMA, D_J2_STS, D_J2_INC, D_J2_SETP, D_J2_BRA,
+    D_BAR1, D_O2_SETP, D_O2_BRA, D_J2_INIT, D_J2_LD_C,
+    D_J2_LD_A, D_J2_LD_B, D_J2_FMA, D_J2_STS, D_J2_INC, D_J2_SETP, D_J2_BRA,
     D_BAR2, D_O_INC, D_O_SETP, D_O_BRA,
     D_ST_PTR, D_ST_I, D_ST_LDS, D_ST, D_ST_INC_P, D_ST_INC_I, D_ST_SETP, D_ST_BRA,
     D_EXIT, D_DONE
@@ -130,8 +134,12 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
         case D_J1_GBRA:
             gm_emit(in, GM_OP_BRANCH, a, R_NONE, R_J, R_NONE, R_NONE);
             g->v[1] = 0;
-            g->pc = i > 0 ? D_J1_LD_A : D_DIV_LD_A;
+            g->pc = i > 0 ? D_J1_LD_C : D_DIV_LD_A;
             continue;
+        case D_J1_LD_C:   /* shadow[tx][i], once: the trips forward it */
+            gm_emit_mem(in, GM_OP_SHARED_LD, a, R_C, R_SA, R_I, 4, 0);
+            sh_rc(in, 0, 0, i, 1, 0);
+            break;
         case D_J1_LD_A:   /* shadow[tx][j] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_A, R_SA, R_J, 4, 0);
             sh_rc(in, 0, 0, j, 1, 0);
@@ -139,10 +147,6 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
         case D_J1_LD_B:   /* shadow[j][i] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_B, R_J, R_I, 4, 0);
             sh_rc(in, 0, j, i, 0, 0);
-            break;
-        case D_J1_LD_C:   /* shadow[tx][i] */
-            gm_emit_mem(in, GM_OP_SHARED_LD, a, R_C, R_SA, R_I, 4, 0);
-            sh_rc(in, 0, 0, i, 1, 0);
             break;
         case D_J1_FMA:  gm_emit(in, GM_OP_ALU, a, R_C, R_C, R_A, R_B); break;
         case D_J1_STS:
@@ -154,9 +158,9 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
         case D_J1_BRA:
             gm_emit(in, GM_OP_BRANCH, a, R_NONE, R_P, R_NONE, R_NONE);
             g->v[1] = ++j;
-            g->pc = j < i ? D_J1_LD_A : D_DIV_LD_A;
+            g->pc = j < i ? D_J1_LD_A : D_DIV_LD_B;   /* shadow[tx][i] is in R_C */
             continue;
-        case D_DIV_LD_A:   /* shadow[tx][i] */
+        case D_DIV_LD_A:   /* shadow[tx][i], i == 0 only */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_C, R_SA, R_I, 4, 0);
             sh_rc(in, 0, 0, i, 1, 0);
             break;
@@ -181,6 +185,10 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
             g->pc = a ? D_J2_INIT : D_BAR2;
             continue;
         case D_J2_INIT: gm_emit(in, GM_OP_ALU, a, R_J, R_NONE, R_NONE, R_NONE); break;
+        case D_J2_LD_C:   /* shadow[i+1][tx], once */
+            gm_emit_mem(in, GM_OP_SHARED_LD, a, R_C, R_I, R_SA, 4, 0);
+            sh_rc(in, 0, i + 1, 0, 0, 1);
+            break;
         case D_J2_LD_A:   /* shadow[i+1][j] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_A, R_I, R_J, 4, 0);
             sh_rc(in, 0, i + 1, j, 0, 0);
@@ -188,10 +196,6 @@ static int diagonal_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int
         case D_J2_LD_B:   /* shadow[j][tx] */
             gm_emit_mem(in, GM_OP_SHARED_LD, a, R_B, R_J, R_SA, 4, 0);
             sh_rc(in, 0, j, 0, 0, 1);
-            break;
-        case D_J2_LD_C:   /* shadow[i+1][tx] */
-            gm_emit_mem(in, GM_OP_SHARED_LD, a, R_C, R_I, R_SA, 4, 0);
-            sh_rc(in, 0, i + 1, 0, 0, 1);
             break;
         case D_J2_FMA:  gm_emit(in, GM_OP_ALU, a, R_C, R_C, R_A, R_B); break;
         case D_J2_STS:
@@ -265,12 +269,12 @@ enum {
     P_B_CLD, P_B_CSTS, P_B_CINC, P_B_CI, P_B_CSETP, P_B_CBRA,
     P_BAR0, P_SETP1, P_BRA1,
     /* solve, peri_row: i = 1..15, j < i */
-    P_A_SI0, P_A_SJ0,
-    P_A_SLD_A, P_A_SLD_B, P_A_SLD_C, P_A_SFMA, P_A_SSTS, P_A_SJINC, P_A_SJSETP, P_A_SJBRA,
+    P_A_SI0, P_A_SJ0, P_A_SLD_C,
+    P_A_SLD_A, P_A_SLD_B, P_A_SFMA, P_A_SSTS, P_A_SJINC, P_A_SJSETP, P_A_SJBRA,
     P_A_SIINC, P_A_SISETP, P_A_SIBRA, P_A_SJOIN,
     /* solve, peri_col: i = 0..15, j < i, then the division */
-    P_B_SI0, P_B_SJ0, P_B_SJGBRA,
-    P_B_SLD_A, P_B_SLD_B, P_B_SLD_C, P_B_SFMA, P_B_SSTS, P_B_SJINC, P_B_SJSETP, P_B_SJBRA,
+    P_B_SI0, P_B_SJ0, P_B_SJGBRA, P_B_SLD_C,
+    P_B_SLD_A, P_B_SLD_B, P_B_SFMA, P_B_SSTS, P_B_SJINC, P_B_SJSETP, P_B_SJBRA,
     P_B_DLD_A, P_B_DLD_B, P_B_DRCP, P_B_DMUL, P_B_DSTS2,
     P_B_SIINC, P_B_SISETP, P_B_SIBRA,
     P_BAR1, P_SETP2, P_BRA2,
@@ -408,6 +412,10 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             gm_emit(in, GM_OP_ALU, PA, R_J, R_NONE, R_NONE, R_NONE);
             g->v[1] = 0;
             break;
+        case P_A_SLD_C:   /* peri_row[i][idx], once */
+            gm_emit_mem(in, GM_OP_SHARED_LD, PA, R_C, R_I, R_SA, 4, 0);
+            sh_rc(in, SH_ROW, i, 0, 0, 1);
+            break;
         case P_A_SLD_A:
             gm_emit_mem(in, GM_OP_SHARED_LD, PA, R_A, R_I, R_J, 4, 0);
             sh_rc(in, SH_DIA, i, j, 0, 0);
@@ -415,10 +423,6 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
         case P_A_SLD_B:
             gm_emit_mem(in, GM_OP_SHARED_LD, PA, R_B, R_J, R_SA, 4, 0);
             sh_rc(in, SH_ROW, j, 0, 0, 1);
-            break;
-        case P_A_SLD_C:
-            gm_emit_mem(in, GM_OP_SHARED_LD, PA, R_C, R_I, R_SA, 4, 0);
-            sh_rc(in, SH_ROW, i, 0, 0, 1);
             break;
         case P_A_SFMA: gm_emit(in, GM_OP_ALU, PA, R_C, R_C, R_A, R_B); break;
         case P_A_SSTS:
@@ -450,8 +454,12 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             break;
         case P_B_SJGBRA:   /* the j loop is skipped for i == 0 */
             gm_emit(in, GM_OP_BRANCH, PB, R_NONE, R_J, R_NONE, R_NONE);
-            g->pc = i > 0 ? P_B_SLD_A : P_B_DLD_A;
+            g->pc = i > 0 ? P_B_SLD_C : P_B_DLD_A;
             continue;
+        case P_B_SLD_C:   /* peri_col[idx][i], once */
+            gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_C, R_SA, R_I, 4, 0);
+            sh_rc(in, SH_COL, 0, i, 1, 0);
+            break;
         case P_B_SLD_A:
             gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_A, R_SA, R_J, 4, 0);
             sh_rc(in, SH_COL, 0, j, 1, 0);
@@ -459,10 +467,6 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
         case P_B_SLD_B:
             gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_B, R_J, R_I, 4, 0);
             sh_rc(in, SH_DIA, j, i, 0, 0);
-            break;
-        case P_B_SLD_C:
-            gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_C, R_SA, R_I, 4, 0);
-            sh_rc(in, SH_COL, 0, i, 1, 0);
             break;
         case P_B_SFMA: gm_emit(in, GM_OP_ALU, PB, R_C, R_C, R_A, R_B); break;
         case P_B_SSTS:
@@ -474,9 +478,9 @@ static int perimeter_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
         case P_B_SJBRA:
             gm_emit(in, GM_OP_BRANCH, PB, R_NONE, R_P, R_NONE, R_NONE);
             g->v[1] = ++j;
-            g->pc = j < i ? P_B_SLD_A : P_B_DLD_A;
+            g->pc = j < i ? P_B_SLD_A : P_B_DLD_B;   /* peri_col[idx][i] is in R_C */
             continue;
-        case P_B_DLD_A:
+        case P_B_DLD_A:   /* i == 0 only */
             gm_emit_mem(in, GM_OP_SHARED_LD, PB, R_C, R_SA, R_I, 4, 0);
             sh_rc(in, SH_COL, 0, i, 1, 0);
             break;

@@ -24,8 +24,9 @@ EXPECTED = {
     # legitimate: the source makes the compiler load
     "reduction": "SHOC's last-warp reduction reads shared memory through a volatile pointer",
     "histogram": "the bin of each increment is computed from the data",
+    "lud": "for i = 1 lud_perimeter's loop over j first reads peri_col[idx][0], "
+           "which the division of i = 0 stored; clang's loop loads it too",
     # known deviations from compiled code, not fixed (docs/workloads.md)
-    "lud": "the -= loops reload the element they just stored in shared memory",
     "particlefilter": "randn's two randu calls reload seed[i] between them",
     "heartwall": "a sum accumulated in global memory is reloaded every trip",
     "dwt2d": "the lifting steps reload columns the thread stored to shared memory",
