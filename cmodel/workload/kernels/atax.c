@@ -12,10 +12,10 @@
  * kernel 2. (This version, unlike later PolyBench/GPU, does not zero tmp[i]
  * or y[j] first.) No __restrict__, so the accumulator is stored every
  * iteration; the compiler forwards the stored value, so it is loaded once,
- * before the loop (polybench_mv.c). Kernel 1 reads A with a lane stride of NY*4 bytes
- * (uncoalesced, one line per lane) and x[j] as a broadcast; kernel 2 reads
- * A coalesced and tmp[i] as a broadcast. Read-only: A and x in kernel 1,
- * A and tmp in kernel 2.
+ * before the loop (polybench_mv.c). Kernel 1 reads A with a lane stride
+ * of NY*4 bytes (uncoalesced, one line per lane) and x[j] as a broadcast;
+ * kernel 2 reads A coalesced and tmp[i] as a broadcast. Read-only: A and x
+ * in kernel 1, A and tmp in kernel 2.
  *
  * Both kernels are the matrix-vector shape of BICG and MVT without the
  * zeroing store (accumulator not zeroed), so polybench_mv.c's generator

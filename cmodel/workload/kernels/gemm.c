@@ -63,7 +63,8 @@ enum {   /* program points, in issue order (pc++ steps to the next) */
  * generator call recomputes where the body's loads and stores start (so
  * the per-warp state is only pc and the loop counter): lane l of
  * iteration k reads a at a0 + 4 k (every lane the same), b at
- * b0 + 4 (k NJ + l), and writes c at c0 + 4 l. */
+ * b0 + 4 (k NJ + l), and writes c at c0 + 4 l (read once, before the
+ * loop). */
 _Static_assert(BX == GM_WARP_SIZE, "a warp is one row of the block");
 
 typedef struct lanes {

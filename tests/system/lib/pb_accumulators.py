@@ -15,9 +15,10 @@ trip count, and no load of an address the warp stored before. gemm_reload
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+import trace_warps
 
 # kernel in the .cu -> gmsim workload whose stream it is
 KERNELS = {
@@ -93,28 +94,12 @@ def loop_shape(name, body):
 
 
 def warp0_stream(gmsim, workload, kernel, tmp):
-    out = os.path.join(tmp, workload)
-    subprocess.run([gmsim, "trace", "export", "--workload", workload, "--size", "tiny",
-                    "--out", out], check=True, stdout=subprocess.DEVNULL)
-    for f in sorted(os.listdir(out)):
-        if not f.endswith(".traceg"):
-            continue
-        lines = open(os.path.join(out, f)).read().splitlines()
-        if "-kernel name = %s" % kernel not in lines:
-            continue
-        ops, tb, warp = [], None, None
-        for line in lines:
-            if line.startswith("thread block = "):
-                tb = line.split("=")[1].strip()
-            elif line.startswith("warp = "):
-                warp = int(line.split("=")[1])
-            elif tb == "0,0,0" and warp == 0 and re.match(r"^[0-9a-f]{4} ", line):
-                t = line.split()
-                op = t[3 + int(t[2])]
-                nsrc = int(t[4 + int(t[2])])
-                addr = " ".join(t[5 + int(t[2]) + nsrc:])
-                ops.append((op.split(".")[0], addr))
-        return ops
+    """Warp 0 of thread block 0,0,0 of kernel's first launch, at size tiny."""
+    for path in trace_warps.export(gmsim, workload, "tiny", os.path.join(tmp, workload)):
+        if trace_warps.kernel_name(path) == kernel:
+            for tb, warp, ops in trace_warps.warps(path):
+                if tb == "0,0,0" and warp == 0:
+                    return ops
     fail("%s: no trace of kernel %s" % (workload, kernel))
 
 
@@ -130,11 +115,12 @@ def stream_matches(shape, ops):
         return "%d loads where the compiled loop gives %d + %d*%d = %d" % (
             lds, p, l, trip, p + l * trip)
     stored = set()
-    for op, addr in ops:
+    for op, lanes in ops:
         if op == "STG":
-            stored.add(addr)
-        elif op == "LDG" and addr in stored:
-            return "a load of %s after the warp stored it" % addr
+            stored.update(lanes.items())
+        elif op == "LDG" and stored.intersection(lanes.items()):
+            return "a load of 0x%x after the lane stored it" % min(
+                a for _, a in stored.intersection(lanes.items()))
     return None
 
 

@@ -15,10 +15,12 @@ reason; a new one, or one that no longer has any, fails the test until
 the table and the docs say why.
 """
 import os
-import re
+import shutil
 import subprocess
 import sys
 import tempfile
+
+import trace_warps
 
 EXPECTED = {
     # legitimate: the source makes the compiler load
@@ -35,55 +37,23 @@ FENCES = ("BAR", "MEMBAR", "ATOM", "ATOMG", "ATOMS", "RED")
 SPACE = {"LDG": "G", "STG": "G", "LD": "G", "ST": "G", "LDS": "S", "STS": "S"}
 
 
-def lane_addresses(mask, toks):
-    """{lane: address} from a trace line's mask and address fields
-    (width, compression mode, addresses)."""
-    m = int(mask, 16)
-    lanes = [l for l in range(32) if m >> l & 1]
-    if not lanes or len(toks) < 3:
-        return {}
-    mode = int(toks[1])
-    if mode == 1:
-        base, stride = int(toks[2], 16), int(toks[3]) if len(toks) > 3 else 0
-        return {l: base + stride * k for k, l in enumerate(lanes)}
-    if mode == 2:
-        out, a = {lanes[0]: int(toks[2], 16)}, int(toks[2], 16)
-        for l, d in zip(lanes[1:], toks[3:]):
-            a += int(d)
-            out[l] = a
-        return out
-    return dict(zip(lanes, (int(x, 16) for x in toks[2:])))
-
-
 def scan(path, max_warps=64):
     """(loads, reloads) of the first max_warps warps of one trace file."""
-    loads = reloads = warps = 0
-    last = None
-    with open(path) as f:
-        for line in f:
-            if line.startswith("warp = "):
-                warps += 1
-                if warps > max_warps:
-                    break
-                last = {"G": {}, "S": {}}
-                continue
-            if last is None or not re.match(r"^[0-9a-f]{4} ", line):
-                continue
-            t = line.split()
-            nd = int(t[2])
-            op = t[3 + nd].split(".")[0]
+    loads = reloads = 0
+    for _, _, ops in trace_warps.warps(path, max_warps):
+        last = {"G": {}, "S": {}}
+        for op, lanes in ops:
             if op in FENCES:
                 last = {"G": {}, "S": {}}
                 continue
             space = SPACE.get(op)
             if not space:
                 continue
-            la = lane_addresses(t[1], t[5 + nd + int(t[4 + nd]):])
             if op.startswith("ST"):
-                last[space] = la   # a store ends what earlier stores could forward
+                last[space] = lanes   # a store ends what earlier stores could forward
             else:
                 loads += 1
-                reloads += any(last[space].get(l) == a for l, a in la.items())
+                reloads += any(last[space].get(l) == a for l, a in lanes.items())
     return loads, reloads
 
 
@@ -97,16 +67,12 @@ def main():
         for w in names:
             if w in ("radixsort", "myocyte"):   # minutes at tiny; no global RMW loops
                 continue
-            d = os.path.join(tmp, w)
-            subprocess.run([gmsim, "trace", "export", "--workload", w, "--size", "tiny",
-                            "--out", d, "--no-verify"], check=True, stdout=subprocess.DEVNULL)
-            files = sorted((f for f in os.listdir(d) if f.endswith(".traceg")),
-                           key=lambda f: int(re.sub(r"\D", "", f) or 0))[:40]
+            files = trace_warps.export(gmsim, w, "tiny", os.path.join(tmp, w))[:40]
             loads = reloads = 0
             for f in files:
-                l, r = scan(os.path.join(d, f))
+                l, r = scan(f)
                 loads, reloads = loads + l, reloads + r
-            subprocess.run(["rm", "-rf", d])
+            shutil.rmtree(os.path.join(tmp, w))   # the next kernel needs the room
             if reloads:
                 found[w] = (reloads, loads)
     for w, (r, l) in sorted(found.items()):
