@@ -1,14 +1,17 @@
 /* Rodinia dwt2d (forward 5/3, 3 components) stream tests. The expected
- * global accesses are rebuilt here thread by thread by running the CUDA
- * source's own state machines (components.cu; fdwt53.cu initColumn /
- * loadAndVerticallyTransform / transform; io.h VerticalDWTPixelLoader and
- * VerticalDWTBandWriter with their last/stride/end and next/strides/end
- * fields, the turn at `end` and the skipped writes), not the emulator's
- * closed forms. Every lane of every global memory instruction must be its
- * thread's next expected access (address, direction, width, read-only
- * flag), and every thread's list must be used up. Also: launch geometry
- * and layout from the host code, shared addresses inside the buffers,
- * lane and register contract, sizes, a pinned tiny hash and a tiny run. */
+ * accesses are rebuilt here thread by thread by running the CUDA source's
+ * own state machines (components.cu; fdwt53.cu initColumn /
+ * loadAndVerticallyTransform / transform; transform_buffer.h's layout and
+ * horizontal steps; io.h VerticalDWTPixelLoader and VerticalDWTBandWriter
+ * with their last/stride/end and next/strides/end fields, the turn at
+ * `end` and the skipped writes), not the emulator's closed forms, with the
+ * shared loads that clang -O3 keeps (docs/workloads/rodinia.md, dwt2d).
+ * Every lane of every global or shared memory instruction and of every
+ * barrier must be its thread's next expected event (kind, address; width
+ * and read-only flag), and every thread's list must be used up. Also:
+ * launch geometry and layout from the host code, shared addresses inside
+ * the buffers, lane and register contract, sizes, a pinned tiny hash and
+ * a tiny run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,9 +28,12 @@
 #include "workload_simlib.h"
 #include "workload_testlib.h"
 
+/* What a thread does, in its order. */
+enum { LDG, STG, LDS, STS, BAR };
+
 typedef struct exp_acc {
-    uint64_t addr;
-    uint8_t store;
+    uint64_t addr;      /* global address, shared byte offset, 0 for BAR */
+    uint8_t kind;
 } exp_acc;
 
 /* Expected accesses of every thread of one launch. */
@@ -57,7 +63,7 @@ static void exp_free(expect *e)
     free(e->pos);
 }
 
-static void push(expect *e, uint32_t t, uint64_t addr, int store)
+static void push(expect *e, uint32_t t, uint64_t addr, int kind)
 {
     if (e->n[t] == e->cap[t]) {
         e->cap[t] = e->cap[t] ? 2 * e->cap[t] : 64;
@@ -65,7 +71,7 @@ static void push(expect *e, uint32_t t, uint64_t addr, int store)
         assert_non_null(e->a[t]);
     }
     e->a[t][e->n[t]].addr = addr;
-    e->a[t][e->n[t]].store = (uint8_t)store;
+    e->a[t][e->n[t]].kind = (uint8_t)kind;
     e->n[t]++;
 }
 
@@ -135,7 +141,7 @@ static void writer_init(writer *w, int checked, int sx, int sy, int fx, int fy)
 static void write_into(expect *e, uint32_t t, uint64_t out, writer *w, int stride)
 {
     if (!w->checked || w->next != w->end) {
-        push(e, t, out + 4 * (uint64_t)(int64_t)w->next, 1);
+        push(e, t, out + 4 * (uint64_t)(int64_t)w->next, STG);
         w->next += stride;
     }
 }
@@ -147,13 +153,89 @@ static void init_column(expect *e, uint32_t t, uint64_t in, loader *l, int check
     if (by == 0) {
         loader_init(l, checked, sx, sy, fx, fy);
         for (int k = 0; k < 3; k++)
-            push(e, t, in + 4 * (uint64_t)(int64_t)load_from(l), 0);
+            push(e, t, in + 4 * (uint64_t)(int64_t)load_from(l), LDG);
         loader_init(l, checked, sx, sy, fx, fy + 1);
     } else {
         loader_init(l, checked, sx, sy, fx, fy - 2);
         for (int k = 0; k < 3; k++)
-            push(e, t, in + 4 * (uint64_t)(int64_t)load_from(l), 0);
+            push(e, t, in + 4 * (uint64_t)(int64_t)load_from(l), LDG);
     }
+}
+
+/* TransformBuffer<int, win, 11, 2> (transform_buffer.h): vertical stride,
+ * the odd half's offset, and getColumnOffset, in ints. */
+typedef struct tbuf {
+    int win, vs, odd;
+} tbuf;
+
+static tbuf tbuf_make(int win)
+{
+    tbuf b = {win, 2 + win / 2, 0};
+    int size = b.vs * 11;
+    b.odd = size + 32 - (size + 16) % 32;
+    return b;
+}
+
+static int column_offset(const tbuf *b, int col)
+{
+    col += 2;
+    return col / 2 + (col & 1) * b->odd;
+}
+
+static void sh(expect *e, uint32_t t, int index, int kind)
+{
+    push(e, t, 4 * (uint64_t)index, kind);
+}
+
+/* loadAndVerticallyTransform of one column at offset off: the 3 kept
+ * pixels stored, 8 rows loaded and stored, then the lifting. The source
+ * reads back rows 8..10 (the next step's kept pixels) and every p, n and
+ * c of forEachVerticalOdd/Even, all values this thread stored in this step
+ * with no barrier since: clang -O3 (NVPTX, sm_35; inlined, the
+ * constant-trip loops unrolled) keeps none of those loads, only the
+ * stores of the predicted rows 1, 3, .., 9 and the updated 2, 4, 6, 8. */
+static void column_pass(expect *e, uint32_t t, uint64_t in, loader *l, const tbuf *b, int off)
+{
+    for (int i = 0; i < 3; i++)
+        sh(e, t, off + i * b->vs, STS);
+    for (int i = 3; i < 11; i++) {
+        push(e, t, in + 4 * (uint64_t)(int64_t)load_from(l), LDG);
+        sh(e, t, off + i * b->vs, STS);
+    }
+    for (int r = 1; r < 10; r += 2)
+        sh(e, t, off + r * b->vs, STS);
+    for (int r = 2; r < 9; r += 2)
+        sh(e, t, off + r * b->vs, STS);
+}
+
+/* One item of horizontalStep: previous, next and centre loaded (other
+ * threads stored them before the barrier), the centre stored. */
+static void horizontal_item(expect *e, uint32_t t, int prev, int mid, int at)
+{
+    sh(e, t, prev + at, LDS);
+    sh(e, t, prev + 1 + at, LDS);
+    sh(e, t, mid + at, LDS);
+    sh(e, t, mid + at, STS);
+}
+
+/* horizontalStep over rows 2..9: count / win full trips and one for
+ * tx < count % win. */
+static void horizontal_step(expect *e, uint32_t t, const tbuf *b, int tx, int prev, int mid)
+{
+    int count = 8 * b->vs - 1, at;
+    for (at = 0; at + b->win <= count; at += b->win)
+        horizontal_item(e, t, prev, mid, at + tx);
+    if (tx < count % b->win)
+        horizontal_item(e, t, prev, mid, at + tx);
+}
+
+/* One write: the buffer element is loaded only where the writer writes
+ * (clang sinks the argument's load into saveAndUpdate's check). */
+static void write_row(expect *e, uint32_t t, uint64_t out, writer *w, int stride, int index)
+{
+    if (!w->checked || w->next != w->end)
+        sh(e, t, index, LDS);
+    write_into(e, t, out, w, stride);
 }
 
 static void fdwt_expect(expect *e, const gm_dwt2d_launch *p, uint32_t gx, uint32_t gy)
@@ -165,6 +247,7 @@ static void fdwt_expect(expect *e, const gm_dwt2d_launch *p, uint32_t gx, uint32
             int bottom = max_y >= sy, right = max_x >= sx;
             int cl = bottom, cw = bottom || right;
             int fy = (int)by * 8 * steps;
+            tbuf b = tbuf_make(win);
             for (int tx = 0; tx < win; tx++) {
                 uint32_t t = (by * gx + bx) * (uint32_t)win + (uint32_t)tx;
                 loader col, bnd;
@@ -176,16 +259,22 @@ static void fdwt_expect(expect *e, const gm_dwt2d_launch *p, uint32_t gx, uint32
                 int oc = tx * 2 - (win - 1) * (tx / (win / 2));   /* parityIdx */
                 writer wr;
                 writer_init(&wr, cw, sx, sy, (int)bx * win + oc, fy);
+                int out_off = column_offset(&b, oc);
+                int bnd_off = tx < 3 ? column_offset(&b, tx + (tx == 0 ? win : -3)) : 0;
                 for (int w = 0; w < steps; w++) {
-                    for (int i = 3; i < 11; i++)
-                        push(e, t, p->in + 4 * (uint64_t)(int64_t)load_from(&col), 0);
+                    column_pass(e, t, p->in, &col, &b, column_offset(&b, tx));
                     if (tx < 3)
-                        for (int i = 3; i < 11; i++)
-                            push(e, t, p->in + 4 * (uint64_t)(int64_t)load_from(&bnd), 0);
+                        column_pass(e, t, p->in, &bnd, &b, bnd_off);
+                    push(e, t, 0, BAR);
+                    horizontal_step(e, t, &b, tx, 2 * b.vs, 2 * b.vs + b.odd);   /* predict */
+                    push(e, t, 0, BAR);
+                    horizontal_step(e, t, &b, tx, 2 * b.vs + b.odd, 2 * b.vs + 1);   /* update */
+                    push(e, t, 0, BAR);
                     for (int r = 2; r < 10; r += 2) {
-                        write_into(e, t, p->out, &wr, wr.l2h);
-                        write_into(e, t, p->out, &wr, wr.h2l);
+                        write_row(e, t, p->out, &wr, wr.l2h, out_off + r * b.vs);
+                        write_row(e, t, p->out, &wr, wr.h2l, out_off + (r + 1) * b.vs);
                     }
+                    push(e, t, 0, BAR);
                 }
             }
         }
@@ -198,12 +287,17 @@ static void comp_expect(expect *e, const gm_dwt2d_launch *p, uint32_t grid)
         for (uint32_t x = 0; x < 256; x++) {
             uint32_t t = b * 256 + x;
             uint64_t gx = 256ull * b;
-            if (x * 4 < 256 * 3)
-                push(e, t, p->src + 4 * (((gx * 3) >> 2) + x), 0);
+            if (x * 4 < 256 * 3) {
+                push(e, t, p->src + 4 * (((gx * 3) >> 2) + x), LDG);
+                push(e, t, 4 * x, STS);
+            }
+            push(e, t, 0, BAR);
+            for (uint32_t k = 0; k < 3; k++)   /* bytes of sData */
+                push(e, t, 3 * x + k, LDS);
             if (gx + x < pixels) {
-                push(e, t, p->r + 4 * (gx + x), 1);
-                push(e, t, p->g + 4 * (gx + x), 1);
-                push(e, t, p->b + 4 * (gx + x), 1);
+                push(e, t, p->r + 4 * (gx + x), STG);
+                push(e, t, p->g + 4 * (gx + x), STG);
+                push(e, t, p->b + 4 * (gx + x), STG);
             }
         }
 }
@@ -236,43 +330,61 @@ static void regs(walk *w, const gm_inst *in)
     }
 }
 
+/* Lane l's event must be its thread's next expected one. */
+static void expect_next(walk *w, uint32_t l, int kind, uint64_t addr)
+{
+    static const char *const name[] = {"ldg", "stg", "lds", "sts", "bar"};
+    uint32_t t = w->first_thread + l;
+    expect *e = w->e;
+    if (e->pos[t] >= e->n[t])
+        fail_msg("thread %u: %s beyond its %zu expected events", t, name[kind], e->n[t]);
+    const exp_acc *x = &e->a[t][e->pos[t]++];
+    if (x->kind != kind || x->addr != addr)
+        fail_msg("thread %u event %zu: %s 0x%llx, expected %s 0x%llx", t, e->pos[t] - 1,
+                 name[kind], (unsigned long long)addr, name[x->kind],
+                 (unsigned long long)x->addr);
+}
+
+static int event_kind(gm_op op)
+{
+    switch (op) {
+    case GM_OP_GLOBAL_LD: return LDG;
+    case GM_OP_GLOBAL_ST: return STG;
+    case GM_OP_SHARED_LD: return LDS;
+    case GM_OP_SHARED_ST: return STS;
+    case GM_OP_BARRIER: return BAR;
+    default: return -1;
+    }
+}
+
 static void check_one(const gm_inst *in, uint32_t exist, void *arg)
 {
     walk *w = arg;
     check_lanes(in, exist);
     regs(w, in);
     w->exits += in->op == GM_OP_EXIT;
-    if (in->op == GM_OP_SHARED_LD || in->op == GM_OP_SHARED_ST) {
-        assert_true(in->width == 4 || (in->width == 1 && in->op == GM_OP_SHARED_LD));
+    int kind = event_kind((gm_op)in->op);
+    if (kind < 0) {
+        assert_false(gm_op_is_mem(in->op));
+        return;
+    }
+    if (kind == LDS || kind == STS) {
+        assert_true(in->width == 4 || (in->width == 1 && kind == LDS));
         for (int l = 0; l < GM_WARP_SIZE; l++)
             if (in->mask >> l & 1) {
                 assert_true(in->addr[l] + in->width <= w->smem);
                 assert_int_equal(in->addr[l] % in->width, 0);
             }
-        return;
+    } else if (kind != BAR) {
+        int store = kind == STG;
+        w->gl += store ? 0 : (uint64_t)__builtin_popcount(in->mask);   /* lane accesses */
+        w->gs += store ? (uint64_t)__builtin_popcount(in->mask) : 0;
+        assert_int_equal(in->width, 4);
+        assert_int_equal(in->flags, store ? 0 : GM_INST_READ_ONLY);
     }
-    if (in->op != GM_OP_GLOBAL_LD && in->op != GM_OP_GLOBAL_ST) {
-        assert_false(gm_op_is_mem(in->op));
-        return;
-    }
-    int store = in->op == GM_OP_GLOBAL_ST;
-    w->gl += store ? 0 : (uint64_t)__builtin_popcount(in->mask);   /* lane accesses */
-    w->gs += store ? (uint64_t)__builtin_popcount(in->mask) : 0;
-    assert_int_equal(in->width, 4);
-    assert_int_equal(in->flags, store ? 0 : GM_INST_READ_ONLY);
-    for (uint32_t l = 0; l < GM_WARP_SIZE; l++) {
-        if (!(in->mask >> l & 1))
-            continue;
-        uint32_t t = w->first_thread + l;
-        expect *e = w->e;
-        if (e->pos[t] >= e->n[t])
-            fail_msg("thread %u: access beyond its %zu expected", t, e->n[t]);
-        const exp_acc *x = &e->a[t][e->pos[t]++];
-        if (x->store != store || x->addr != in->addr[l])
-            fail_msg("thread %u access %zu: %s 0x%llx, expected %s 0x%llx", t, e->pos[t] - 1,
-                     store ? "st" : "ld", (unsigned long long)in->addr[l],
-                     x->store ? "st" : "ld", (unsigned long long)x->addr);
-    }
+    for (uint32_t l = 0; l < GM_WARP_SIZE; l++)
+        if (in->mask >> l & 1)
+            expect_next(w, l, kind, kind == BAR ? 0 : in->addr[l]);
 }
 
 /* The shared bytes of a launch: sData[768] or the TransformBuffer. */
@@ -311,7 +423,7 @@ static void check_kernel(const gm_kernel *k, uint64_t *loads, uint64_t *stores)
         }
     for (uint32_t t = 0; t < e.threads; t++)
         if (e.pos[t] != e.n[t])
-            fail_msg("%s: thread %u made %zu of %zu accesses", k->name, t, e.pos[t], e.n[t]);
+            fail_msg("%s: thread %u made %zu of %zu events", k->name, t, e.pos[t], e.n[t]);
     exp_free(&e);
 }
 
@@ -430,7 +542,7 @@ static void test_dwt2d_sizes_hash(void **state)
     assert_true(h == hash_workload(&d, 4096));   /* pixel values never decide an address */
     for (uint32_t k = 0; k < a.nkernels; k++)
         check_round_robin(&a.kernels[k], 0);
-    const uint64_t pinned = 0xbd917b16a1a089f2ull;   /* tiny, seed 1, once the checks pass */
+    const uint64_t pinned = 0x32f40dfacec87c51ull;   /* tiny, seed 1, once the checks pass */
     if (h != pinned)
         fail_msg("dwt2d tiny: stream hash 0x%016llx, pinned 0x%016llx", (unsigned long long)h,
                  (unsigned long long)pinned);

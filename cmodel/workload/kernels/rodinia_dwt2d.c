@@ -28,17 +28,20 @@
  * bottom, maxY >= sy) turns back at row sy (row r >= sy reads 2sy-2-r).
  * Per sliding-window step (steps of them): store the 3 kept pixels, load 8
  * rows (each stored to shared), keep rows 8..10, vertical predict (rows
- * 1,3,..,9) and update (2,..,8) in shared; __syncthreads; horizontal
- * predict then update over 8 rows (count = 8vs-1 items: count/WIN full
- * trips and one trip for tx < count%WIN), each after a barrier; barrier;
- * write rows firstY+8w .. +7 of output column o = 2tx (tx < WIN/2) or
- * 2tx-WIN+1 into the band layout (io.h VerticalDWTBandWriter: even columns
- * to the left bands with vertical stride ceil(sx/2), odd to the right ones
- * with sx/2 starting after the ceil(sx/2)*ceil(sy/2) LL+... block, odd rows
- * a low-to-high stride further); a checked writer (maxX >= sx or at the
- * bottom) skips rows >= sy and columns >= sx; barrier.
+ * 1,3,..,9) and update (2,..,8), which store their results to shared but
+ * load nothing (the column is in registers: lavt() below); __syncthreads;
+ * horizontal predict then update over 8 rows (count = 8vs-1 items:
+ * count/WIN full trips and one trip for tx < count%WIN), each after a
+ * barrier; barrier; write rows firstY+8w .. +7 of output column o = 2tx
+ * (tx < WIN/2) or 2tx-WIN+1 into the band layout (io.h
+ * VerticalDWTBandWriter: even columns to the left bands with vertical
+ * stride ceil(sx/2), odd to the right ones with sx/2 starting after the
+ * ceil(sx/2)*ceil(sy/2) LL+... block, odd rows a low-to-high stride
+ * further); a checked writer (maxX >= sx or at the bottom) skips rows >= sy
+ * and columns >= sx; barrier.
  *
- * Instructions (a choice; the compiled form is open): the loader's
+ * Instructions (a choice; the compiled form is open, except the column
+ * pass's memory accesses, which follow clang's -O3 PTX): the loader's
  * `last += stride` is one ALU, the checked loader's turn an ISETP + BRA
  * and 2 ALU where taken; predict 3 ALU, update 4; each write's shared load
  * sits inside its check. Read-only: d_src, and `in` in fdwt53Kernel.
@@ -256,28 +259,47 @@ static void shared_row(const column *col, uint32_t vs, uint32_t row, uint64_t *s
         s[l] = 4 * ((uint64_t)col->off[l] + (uint64_t)row * vs);
 }
 
-/* One lifting pass over a column: rows first, first+2, ... < last. */
+/* The register that holds buffer row `row` of a column when its lifting
+ * reads it: rows 0..2 are the kept pixels, rows 3..10 the loaded ones
+ * (every load goes to R_LD), the odd rows after the predict pass R_C. */
+static uint8_t row_reg(const column *col, uint32_t row, int lifted)
+{
+    if (lifted && (row & 1))
+        return R_C;
+    return row < 3 ? col->reg[row] : R_LD;
+}
+
+/* One lifting pass over a column: rows first, first+2, ... < last, each
+ * c -= (p + n) / 2 (predict, odd rows) or c += (p + n + 2) / 4 (update,
+ * even rows), transform_buffer.h forEachVerticalOdd/Even. The thread
+ * itself stored every row of its column in this step, with no barrier
+ * since, so a compiler has p, n and c in registers: clang -O3 (NVPTX,
+ * sm_35; `transform` inlined and the constant-trip loops unrolled, as
+ * nvcc is expected to) emits no shared load here, only the store of each
+ * result (docs/workloads/rodinia.md, dwt2d). */
 static void vertical(cursor *c, const fctx *f, const column *col, uint32_t first, uint32_t last,
                      int update)
 {
     uint64_t s[GM_WARP_SIZE];
     for (uint32_t row = first; row < last; row += 2) {
-        shared_row(col, f->vs, row - 1, s);
-        mem(c, GM_OP_SHARED_LD, col->mask, R_A, R_IDX, R_NONE, 4, 0, s);
-        shared_row(col, f->vs, row + 1, s);
-        mem(c, GM_OP_SHARED_LD, col->mask, R_B, R_IDX, R_NONE, 4, 0, s);
-        shared_row(col, f->vs, row, s);
-        mem(c, GM_OP_SHARED_LD, col->mask, R_C, R_IDX, R_NONE, 4, 0, s);
-        alu(c, col->mask, R_A, R_A, R_B);
+        alu(c, col->mask, R_A, row_reg(col, row - 1, update), row_reg(col, row + 1, update));
         if (update)
             alu(c, col->mask, R_A, R_A, R_NONE);   /* + 2 */
         alu(c, col->mask, R_A, R_A, R_NONE);       /* / 2 or / 4 */
-        alu(c, col->mask, R_C, R_C, R_A);
+        alu(c, col->mask, R_C, row_reg(col, row, 0), R_A);
+        shared_row(col, f->vs, row, s);
         mem(c, GM_OP_SHARED_ST, col->mask, R_NONE, R_IDX, R_C, 4, 0, s);
     }
 }
 
-/* loadAndVerticallyTransform of window step w. */
+/* loadAndVerticallyTransform of window step w: store the 3 kept pixels,
+ * load and store rows 3..10, lift. The source reads the kept pixels of the
+ * next step (rows 8..10) back from the buffer right after storing them;
+ * clang -O3 forwards the loaded values instead (it moves the registers at
+ * the window loop's back edge), so the step has 20 shared stores and no
+ * shared load per column (until 2026-12-07 it loaded 30 values back, each
+ * one the thread had stored: docs/workloads.md, "Reloads of stored
+ * values"). */
 static void lavt(cursor *c, const fctx *f, const column *col, uint32_t w)
 {
     uint64_t s[GM_WARP_SIZE];
@@ -289,10 +311,6 @@ static void lavt(cursor *c, const fctx *f, const column *col, uint32_t w)
         load_from(c, f, col, WIN_Y * w + i, R_LD);
         shared_row(col, f->vs, i, s);
         mem(c, GM_OP_SHARED_ST, col->mask, R_NONE, R_IDX, R_LD, 4, 0, s);
-    }
-    for (uint32_t k = 0; k < 3; k++) {
-        shared_row(col, f->vs, WIN_Y + k, s);
-        mem(c, GM_OP_SHARED_LD, col->mask, col->reg[k], R_IDX, R_NONE, 4, 0, s);
     }
     vertical(c, f, col, 1, BUF_Y, 0);
     vertical(c, f, col, 2, BUF_Y - 1, 1);

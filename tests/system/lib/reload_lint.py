@@ -31,7 +31,6 @@ EXPECTED = {
     # known deviations from compiled code, not fixed (docs/workloads.md)
     "particlefilter": "randn's two randu calls reload seed[i] between them",
     "heartwall": "a sum accumulated in global memory is reloaded every trip",
-    "dwt2d": "the lifting steps reload columns the thread stored to shared memory",
 }
 FENCES = ("BAR", "MEMBAR", "ATOM", "ATOMG", "ATOMS", "RED")
 SPACE = {"LDG": "G", "STG": "G", "LD": "G", "ST": "G", "LDS": "S", "STS": "S"}
