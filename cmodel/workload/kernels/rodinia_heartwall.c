@@ -96,9 +96,12 @@ enum {   /* phases, in kernel.cu's order */
 enum { K_MAP, K_PAD, K_CONV, K_LOOP };      /* loop shapes */
 enum { L_ELEM, L_T0, L_T1 };                /* who runs the body: ei < N, tx 0, tx 1 */
 
+/* once: run after head by the lanes that make at least one trip of the
+ * element loop, before its first trip (a loop-invariant load the
+ * compiler hoists into the loop's preheader); NULL in most phases. */
 typedef struct hw_phase {
     uint8_t kind, lanes, sync;
-    const char *head, *pre, *in, *out, *ohead, *inner, *otail, *post;
+    const char *head, *pre, *in, *out, *ohead, *inner, *otail, *post, *once;
 } hw_phase;
 
 #define CONV_PRE "IIIIIIIIII" "Z"   /* ic, jc, j, jp1, ja1, ja2, i, ip1, ia1, ia2; s = 0 */
@@ -143,15 +146,17 @@ static const hw_phase phases[NPHASES] = {
     [P_MCONV] = {K_CONV, L_ELEM, 1, "IPB", CONV_PRE, "", "", "IIPB", "IILAIPB", "IPB", "ILAT"},
     [P_MAXROW] = {K_LOOP, L_ELEM, 1, "IPB", "ZZ", "", "", "", "ILAAAIPB", "", "IWW"},
     [P_TRACK] = {K_LOOP, L_T0, 1, "PB", "ZZ", "", "", "", "IDDAAIPB", "", "IIIIIII" "LATILAT"},
-    [P_UPDATE] = {K_MAP, L_ELEM, 0, "PB" "ILTILT" "IPB", "LLA" "IIII" "LLAT", "", "", "", "",
-                  "", ""},
+    /* d_Row and d_Col once before the loop, as clang -O3 emits it: the loop
+     * stores only floats (d_in), which cannot alias the int coordinates */
+    [P_UPDATE] = {K_MAP, L_ELEM, 0, "PB" "ILTILT" "IPB", "IIII" "LLAT", "", "", "", "", "", "",
+                  .once = "LLA"},
 };
 
 /* ---------------------------------------------------------------- state */
 
 /* Segments; the phase, trip and loop counters live in v[1] (phase | trip
  * << 8) and v[2] (k | q << 24: outer and inner loop trips). */
-enum { S_PROLOGUE, S_HEAD, S_PRE, S_IN, S_OUT, S_OHEAD, S_INNER, S_OTAIL, S_POST, S_TAIL,
+enum { S_PROLOGUE, S_HEAD, S_ONCE, S_PRE, S_IN, S_OUT, S_OHEAD, S_INNER, S_OTAIL, S_POST, S_TAIL,
        S_SYNC, S_EXIT };
 
 typedef struct hw_ctx {
@@ -326,6 +331,7 @@ static const char *seg_prog(const hw_ctx *c, uint32_t ph, int s)
         return c->frame == 0 ? "II" "CCCCCCC" "AAA" "ZZ" "PB"
                              : "II" "CCCCCCCCCCCCCCCCCCC" "AAAAAAA" "ZZ" "PB";
     case S_HEAD: return x->head;
+    case S_ONCE: return x->once;
     case S_PRE: return x->pre;
     case S_IN: return x->in;
     case S_OUT: return x->out;
@@ -369,7 +375,10 @@ static int hw_next(const gm_kernel *k, gm_warp_gen *g, int s)
     case S_PROLOGUE:
         return next_phase(&c, g, (uint32_t)-1);
     case S_HEAD:
-        return any_lane(&c, g, S_PRE) ? S_PRE : end_phase(&c, g, ph);
+        if (!any_lane(&c, g, S_PRE))
+            return end_phase(&c, g, ph);
+        return x->once ? S_ONCE : S_PRE;
+    case S_ONCE: return S_PRE;
     case S_PRE:
         g->v[2] = 0;
         return x->kind == K_PAD ? S_IN : x->kind == K_CONV ? S_OHEAD
@@ -579,9 +588,9 @@ static uint64_t hw_lane_addr(const hw_ctx *c, uint32_t ph, int s, int m, uint32_
     default:   /* P_UPDATE */
         if (s == S_HEAD)
             return m & 1 ? row_at(c, m == 3) : loc_at(c, m == 2, f);
-        if (m < 2)
+        if (s == S_ONCE)
             return row_at(c, m);
-        return m == 3 ? window_pixel(c, ei, p->loc_row[f][c->bx], p->loc_col[f][c->bx])
+        return m == 1 ? window_pixel(c, ei, p->loc_row[f][c->bx], p->loc_col[f][c->bx])
                       : templ(c, ei);
     }
 }
