@@ -253,23 +253,6 @@ static void op(gm_inst *in, gm_op o, uint32_t mask, uint8_t d, uint8_t a, uint8_
     gm_emit(in, o, mask, d, a, b, R_NONE);
 }
 
-/* Instructions of one d_randu(seed, i) + its use, program points 0..5
- * from `at`; returns 1 when pc - at is one of them. Used where d_randu is
- * called once (normalize_weights_kernel), so its load and store stay. */
-static int randu(gm_inst *in, const gm_warp_gen *g, const gm_pf_params *p, uint32_t a,
-                 uint32_t at)
-{
-    switch (g->pc - at) {
-    case 0: ld(in, a, R_S, 4, 0); per_thread(in, g, p->seed, 4); return 1;
-    case 1: alu(in, a, R_S, R_S, R_NONE); return 1;                /* A * s + C */
-    case 2: alu(in, a, R_S, R_S, R_NONE); return 1;                /* % M */
-    case 3: st(in, a, R_S, 4); per_thread(in, g, p->seed, 4); return 1;
-    case 4: op(in, GM_OP_DP, a, R_T, R_S, R_NONE); return 1;       /* cvt */
-    case 5: op(in, GM_OP_DP, a, R_T, R_T, R_NONE); return 1;       /* / M */
-    default: return 0;
-    }
-}
-
 /* likelihood_kernel's guarded prologue (arrayX = xj, arrayY = yj, weights
  * = 1/Np, then the two moves by d_randn), one step per instruction, in the
  * order of clang's NVPTX code at -O3 (docs/workloads/rodinia.md,
@@ -294,12 +277,16 @@ static const uint8_t moves[] = {
     MV_LD_Y, MV_DRAW, MV_LCG, MV_LCG, MV_ST_SEED, MV_CVT, MV_DIV, MV_TAIL, MV_ADD_Y, MV_ST_Y
 };
 
+/* normalize_weights_kernel's d_randu(seed, 0), thread 0: called once, so
+ * its load and store of seed[0] stay. */
+static const uint8_t randu0[] = {MV_LD_SEED, MV_LCG, MV_LCG, MV_ST_SEED, MV_CVT, MV_DIV};
+
 #undef MV_DRAW
 #undef MV_TAIL
 
 #define NMOVES (sizeof moves / sizeof moves[0])
 
-/* One step of `moves`. */
+/* One step of `moves` or `randu0`. */
 static void move_step(gm_inst *in, const gm_warp_gen *g, const gm_pf_params *p, uint32_t a,
                       uint8_t step)
 {
@@ -580,6 +567,8 @@ enum {
     N_LDU1, N_CVT, N_UDIV, N_UADD, N_STU, N_EXIT, N_DONE
 };
 
+_Static_assert(N_U_MUL - N_R == sizeof randu0, "normalize_weights_kernel: d_randu's points");
+
 static int normalize_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 {
     const gm_pf_params *p = ((const gm_pf_launch *)kern->params)->pf;
@@ -596,7 +585,7 @@ static int normalize_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             gm_warp_gen g0 = *g;
             g0.cta = 0;   /* seed[0]: thread 0 only */
             g0.warp = 0;
-            randu(in, &g0, p, 1, N_R);
+            move_step(in, &g0, p, 1, randu0[g->pc - N_R]);
             g->pc++;
             continue;
         }
