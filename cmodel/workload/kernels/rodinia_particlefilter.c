@@ -45,14 +45,20 @@
  * best particle in bits), so the CDF has the benchmark's shape (nearly a
  * step at the best particles) but not its double values.
  *
- * Instruction choices: loads are not hoisted across stores that may alias
- * (char I, int seed/ind, double arrays: strict aliasing lets the compiler
- * keep arrayX[i] across the ind stores, and u[i] across the CDF scan);
- * calcLikelihoodSum's two I[ind[...]] reads are one load (no store
- * between). Shared: u1 at 0, sumWeights at 8 (normalize); buffer at 0
- * (likelihood). Read-only (loaded, never stored, by the kernel): I,
- * objxy, xj, yj in likelihood_kernel; partial_sums in
- * normalize_weights_kernel; CDF, u, arrayX, arrayY in find_index_kernel. */
+ * Instructions: the global loads and stores are those of clang's NVPTX
+ * code for the kernels at -O3 (-fno-unroll-loops), in its order
+ * (docs/workloads/rodinia.md, particlefilter). A value the thread has just
+ * stored is not loaded again (seed[i] through d_randn's four draws, one
+ * load and one store; CDF[x-1] in cdfCalc), and a load is repeated after
+ * a store that may alias it (char I, int seed/ind, double arrays: arrayX[i]
+ * after the weights store, arrayY[i] after the arrayX store, arrayY[index]
+ * after the xj store); strict aliasing keeps arrayX[i] across the ind
+ * stores, and no store lets u[i] stay across the CDF scan.
+ * calcLikelihoodSum's two I[ind[...]] reads are one load. Shared: u1 at 0,
+ * sumWeights at 8 (normalize); buffer at 0 (likelihood). Read-only
+ * (loaded, never stored, by the kernel): I, objxy, xj, yj in
+ * likelihood_kernel; partial_sums in normalize_weights_kernel; CDF, u,
+ * arrayX, arrayY in find_index_kernel. */
 #include "workload/kernels/kernels_rodinia.h"
 
 #include <stdint.h>
@@ -247,26 +253,71 @@ static void op(gm_inst *in, gm_op o, uint32_t mask, uint8_t d, uint8_t a, uint8_
     gm_emit(in, o, mask, d, a, b, R_NONE);
 }
 
-/* Instructions of one d_randu(seed, i) + its use, program points 0..5
- * from `at`; returns 1 when pc - at is one of them. */
-static int randu(gm_inst *in, const gm_warp_gen *g, const gm_pf_params *p, uint32_t a,
-                 uint32_t at)
+/* likelihood_kernel's guarded prologue (arrayX = xj, arrayY = yj, weights
+ * = 1/Np, then the two moves by d_randn), one step per instruction, in the
+ * order of clang's NVPTX code at -O3 (docs/workloads/rodinia.md,
+ * particlefilter). Four d_randu calls advance seed[i] in a row: clang
+ * loads it once, keeps it in a register through the four LCG steps and
+ * stores only the last value (seed is int*, the arrays between are
+ * double*, so by strict aliasing nothing in between can change it). The
+ * double stores may alias each other, so arrayX[i] is loaded again after
+ * the weights store and arrayY[i] after the arrayX store. */
+enum {
+    MV_LD_XJ, MV_LD_YJ, MV_LD_X, MV_LD_Y, MV_ST_X, MV_ST_Y, MV_DP_W, MV_ST_W,
+    MV_LD_SEED, MV_LCG, MV_CVT, MV_DIV, MV_ST_SEED,
+    MV_COS, MV_LOG, MV_SQRT, MV_MUL, MV_SCALE, MV_ADD_X, MV_ADD_Y
+};
+
+#define MV_DRAW MV_LCG, MV_LCG, MV_CVT, MV_DIV               /* d_randu's arithmetic */
+#define MV_TAIL MV_COS, MV_LOG, MV_SQRT, MV_MUL, MV_SCALE     /* Box-Muller */
+
+static const uint8_t moves[] = {
+    MV_LD_XJ, MV_ST_X, MV_LD_YJ, MV_ST_Y, MV_DP_W, MV_ST_W,
+    MV_LD_X, MV_LD_SEED, MV_DRAW, MV_DRAW, MV_TAIL, MV_ADD_X, MV_ST_X,
+    MV_LD_Y, MV_DRAW, MV_LCG, MV_LCG, MV_ST_SEED, MV_CVT, MV_DIV, MV_TAIL, MV_ADD_Y, MV_ST_Y
+};
+
+/* normalize_weights_kernel's d_randu(seed, 0), thread 0: called once, so
+ * its load and store of seed[0] stay. */
+static const uint8_t randu0[] = {MV_LD_SEED, MV_LCG, MV_LCG, MV_ST_SEED, MV_CVT, MV_DIV};
+
+#undef MV_DRAW
+#undef MV_TAIL
+
+#define NMOVES (sizeof moves / sizeof moves[0])
+
+/* One step of `moves` or `randu0`. */
+static void move_step(gm_inst *in, const gm_warp_gen *g, const gm_pf_params *p, uint32_t a,
+                      uint8_t step)
 {
-    switch (g->pc - at) {
-    case 0: ld(in, a, R_S, 4, 0); per_thread(in, g, p->seed, 4); return 1;
-    case 1: alu(in, a, R_S, R_S, R_NONE); return 1;                /* A * s + C */
-    case 2: alu(in, a, R_S, R_S, R_NONE); return 1;                /* % M */
-    case 3: st(in, a, R_S, 4); per_thread(in, g, p->seed, 4); return 1;
-    case 4: op(in, GM_OP_DP, a, R_T, R_S, R_NONE); return 1;       /* cvt */
-    case 5: op(in, GM_OP_DP, a, R_T, R_T, R_NONE); return 1;       /* / M */
-    default: return 0;
+    switch (step) {
+    case MV_LD_XJ:   ld(in, a, R_X, 8, 1); per_thread(in, g, p->xj, 8); break;
+    case MV_LD_YJ:   ld(in, a, R_Y, 8, 1); per_thread(in, g, p->yj, 8); break;
+    case MV_LD_X:    ld(in, a, R_X, 8, 0); per_thread(in, g, p->array_x, 8); break;
+    case MV_LD_Y:    ld(in, a, R_Y, 8, 0); per_thread(in, g, p->array_y, 8); break;
+    case MV_ST_X:    st(in, a, R_X, 8); per_thread(in, g, p->array_x, 8); break;
+    case MV_ST_Y:    st(in, a, R_Y, 8); per_thread(in, g, p->array_y, 8); break;
+    case MV_DP_W:    op(in, GM_OP_DP, a, R_W, R_NONE, R_NONE); break;   /* 1 / Np */
+    case MV_ST_W:    st(in, a, R_W, 8); per_thread(in, g, p->weights, 8); break;
+    case MV_LD_SEED: ld(in, a, R_S, 4, 0); per_thread(in, g, p->seed, 4); break;
+    case MV_LCG:     alu(in, a, R_S, R_S, R_NONE); break;    /* A * s + C, then % M */
+    case MV_CVT:     op(in, GM_OP_DP, a, R_T, R_S, R_NONE); break;
+    case MV_DIV:     op(in, GM_OP_DP, a, R_T, R_T, R_NONE); break;   /* / M */
+    case MV_ST_SEED: st(in, a, R_S, 4); per_thread(in, g, p->seed, 4); break;
+    case MV_COS:     op(in, GM_OP_SFU, a, R_T2, R_T, R_NONE); break;
+    case MV_LOG:
+    case MV_SQRT:    op(in, GM_OP_SFU, a, R_T, R_T, R_NONE); break;
+    case MV_MUL:     op(in, GM_OP_DP, a, R_T, R_T, R_T2); break;
+    case MV_SCALE:   op(in, GM_OP_DP, a, R_T, R_T, R_NONE); break;
+    case MV_ADD_X:   op(in, GM_OP_DP, a, R_X, R_X, R_T); break;   /* arrayX + 1 + 5 * randn */
+    case MV_ADD_Y:
+    default:         op(in, GM_OP_DP, a, R_Y, R_Y, R_T); break;   /* arrayY - 2 + 2 * randn */
     }
 }
 
 enum {   /* likelihood_kernel program points */
-    L_I = 0, L_SETP, L_BRA, L_XJ, L_YJ, L_STX, L_STY, L_WDIV, L_STW,
-    L_RX = 16,          /* randn for X: 2 x 6 randu points, then 5 */
-    L_RY = 40,          /* randn for Y */
+    L_I = 0, L_SETP, L_BRA,
+    L_MOVE,             /* the NMOVES steps of `moves` */
     L_BAR0 = 64, L_LDX, L_LDY, L_CVX, L_CVY,
     L_Y_OX, L_Y_OY, L_Y_AX, L_Y_AY, L_Y_MAD, L_Y_ABS, L_Y_CMP, L_Y_ST, L_Y_INC, L_Y_BRA,
     L_S_IND, L_S_PIX, L_S_CVT, L_S_SQ, L_S_ADD, L_S_INC, L_S_BRA,
@@ -276,18 +327,7 @@ enum {   /* likelihood_kernel program points */
     L_P_SETP, L_P_BRA, L_P_LDS, L_P_ST, L_BAR9, L_EXIT, L_DONE
 };
 
-/* randn's remaining 5 points after its two randu: cos, log, sqrt, two DP. */
-static int randn_tail(gm_inst *in, uint32_t a, uint32_t off)
-{
-    switch (off) {
-    case 0: op(in, GM_OP_SFU, a, R_T2, R_T, R_NONE); return 1;
-    case 1: op(in, GM_OP_SFU, a, R_T, R_T, R_NONE); return 1;
-    case 2: op(in, GM_OP_SFU, a, R_T, R_T, R_NONE); return 1;
-    case 3: op(in, GM_OP_DP, a, R_T, R_T, R_T2); return 1;
-    case 4: op(in, GM_OP_DP, a, R_T, R_T, R_NONE); return 1;
-    default: return 0;
-    }
-}
+_Static_assert(L_MOVE + NMOVES <= L_BAR0, "likelihood_kernel: the moves overlap L_BAR0");
 
 static int likelihood_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 {
@@ -303,21 +343,9 @@ static int likelihood_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, i
     while ((int)n < max) {
         gm_inst *in = &out[n++];
         uint32_t y = (uint32_t)g->v[0];
-        if (g->pc >= L_RX && g->pc < L_BAR0) {   /* the two randn of the prologue */
-            uint32_t base = g->pc < L_RY ? L_RX : L_RY, off = g->pc - base;
-            if (off < 12) {
-                randu(in, g, p, a, base + (off < 6 ? 0 : 6));
-            } else if (off < 17) {
-                randn_tail(in, a, off - 12);
-            } else if (off == 17) {   /* arrayX[i] = arrayX[i] + 1 + 5 * randn */
-                op(in, GM_OP_DP, a, base == L_RX ? R_X : R_Y, base == L_RX ? R_X : R_Y, R_T);
-            } else {
-                st(in, a, base == L_RX ? R_X : R_Y, 8);
-                per_thread(in, g, base == L_RX ? p->array_x : p->array_y, 8);
-                g->pc = base == L_RX ? L_RY : L_BAR0;
-                continue;
-            }
-            g->pc++;
+        if (g->pc >= L_MOVE && g->pc < L_BAR0) {   /* the guarded prologue */
+            move_step(in, g, p, a, moves[g->pc - L_MOVE]);
+            g->pc = g->pc + 1 == L_MOVE + NMOVES ? L_BAR0 : g->pc + 1;
             continue;
         }
         switch (g->pc) {
@@ -330,16 +358,6 @@ static int likelihood_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, i
                 continue;
             }
             break;
-        case L_XJ:  ld(in, a, R_X, 8, 1); per_thread(in, g, p->xj, 8); break;
-        case L_YJ:  ld(in, a, R_Y, 8, 1); per_thread(in, g, p->yj, 8); break;
-        case L_STX: st(in, a, R_X, 8); per_thread(in, g, p->array_x, 8); break;
-        case L_STY: st(in, a, R_Y, 8); per_thread(in, g, p->array_y, 8); break;
-        case L_WDIV: op(in, GM_OP_DP, a, R_W, R_NONE, R_NONE); break;
-        case L_STW:
-            st(in, a, R_W, 8);
-            per_thread(in, g, p->weights, 8);
-            g->pc = L_RX;
-            continue;
         case L_BAR0:
             op(in, GM_OP_BARRIER, LANES, R_NONE, R_NONE, R_NONE);
             if (!a) {
@@ -542,12 +560,14 @@ static int sum_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 
 enum {
     N_I = 0, N_P0, N_B0, N_LDS, N_STS, N_BAR1, N_P1, N_B1, N_LDSW, N_LDW, N_DIV, N_STW,
-    N_BAR2, N_P2, N_B2, N_C_LDW, N_C_ST, N_C_INIT, N_C_LDW2, N_C_LDC, N_C_ADD, N_C_STC,
-    N_C_INC, N_C_LOOP,
+    N_BAR2, N_P2, N_B2, N_C_LDW, N_C_ST, N_C_INIT, N_C_LDW2, N_C_ADD, N_C_STC, N_C_INC,
+    N_C_LOOP,
     N_R = 32,        /* d_randu(seed, 0): 6 points */
     N_U_MUL = 38, N_U_ST, N_BAR3, N_P3, N_B3, N_U_LD, N_U_STS, N_BAR4, N_P4, N_B4,
     N_LDU1, N_CVT, N_UDIV, N_UADD, N_STU, N_EXIT, N_DONE
 };
+
+_Static_assert(N_U_MUL - N_R == sizeof randu0, "normalize_weights_kernel: d_randu's points");
 
 static int normalize_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, int max)
 {
@@ -565,7 +585,7 @@ static int normalize_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             gm_warp_gen g0 = *g;
             g0.cta = 0;   /* seed[0]: thread 0 only */
             g0.warp = 0;
-            randu(in, &g0, p, 1, N_R);
+            move_step(in, &g0, p, 1, randu0[g->pc - N_R]);
             g->pc++;
             continue;
         }
@@ -609,8 +629,10 @@ static int normalize_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
                 continue;
             }
             break;
-        case N_C_LDW: ld(in, 1, R_W, 8, 0); same(in, p->weights); break;
-        case N_C_ST:  st(in, 1, R_W, 8); same(in, p->cdf); break;
+        /* cdfCalc: CDF[x - 1] is the value just stored; clang keeps it in a
+         * register (R_C) and loads only weights[x] in the loop */
+        case N_C_LDW: ld(in, 1, R_C, 8, 0); same(in, p->weights); break;
+        case N_C_ST:  st(in, 1, R_C, 8); same(in, p->cdf); break;
         case N_C_INIT:
             alu(in, 1, R_CNT, R_NONE, R_NONE);
             g->v[0] = 1;
@@ -620,7 +642,6 @@ static int normalize_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
             }
             break;
         case N_C_LDW2: ld(in, 1, R_W, 8, 0); same(in, p->weights + 8 * (uint64_t)x); break;
-        case N_C_LDC:  ld(in, 1, R_C, 8, 0); same(in, p->cdf + 8 * (uint64_t)(x - 1)); break;
         case N_C_ADD:  op(in, GM_OP_DP, 1, R_C, R_C, R_W); break;
         case N_C_STC:  st(in, 1, R_C, 8); same(in, p->cdf + 8 * (uint64_t)x); break;
         case N_C_INC:  alu(in, 1, R_CNT, R_CNT, R_NONE); break;
@@ -677,7 +698,8 @@ static int normalize_gen(const gm_kernel *kern, gm_warp_gen *g, gm_inst *out, in
 
 enum {
     F_I = 0, F_SETP, F_BRA, F_LDU, F_INIT, F_LDC, F_CMP, F_BRK, F_INC, F_LOOP,
-    F_GX, F_GY, F_STX, F_STY, F_BAR, F_EXIT, F_DONE
+    F_GX, F_STX, F_GY, F_STY,   /* xj may alias arrayY: clang loads arrayY after the xj store */
+    F_BAR, F_EXIT, F_DONE
 };
 
 /* Lanes still scanning at CDF[x]: index >= x. */
