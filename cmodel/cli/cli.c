@@ -165,9 +165,10 @@ typedef struct progress_state {
     int lines;               /* one line per report, not one rewritten line */
 } progress_state;
 
-/* The ETA assumes the CTAs still to run cost what the finished ones did
- * on average (CTAs are the unit of work known ahead for built-in kernels
- * and traces alike: the grids are in the headers). */
+/* The ETA assumes the work still to do costs what the work done did, in
+ * CTAs (the unit of work known ahead for built-in kernels and traces
+ * alike: the grids are in the headers), counting the CTAs in flight by
+ * how far they have got (gm_system_ctas_progress). */
 static void show_progress(const gm_system *s, void *arg)
 {
     const progress_state *p = arg;
@@ -175,9 +176,10 @@ static void show_progress(const gm_system *s, void *arg)
     uint64_t ctas = 0;
     for (uint32_t i = 0; i < s->ncores; i++)
         ctas += s->cores[i].stats.ctas_done;
+    double work = gm_system_ctas_progress(s);
     char eta[32] = "?";
-    if (ctas && ctas <= p->total_ctas) {
-        uint64_t left = (uint64_t)(dt * (double)(p->total_ctas - ctas) / (double)ctas + 0.5);
+    if (work > 0 && work <= (double)p->total_ctas) {
+        uint64_t left = (uint64_t)(dt * ((double)p->total_ctas - work) / work + 0.5);
         snprintf(eta, sizeof eta, "%" PRIu64 ":%02u:%02u", left / 3600,
                  (unsigned)(left / 60 % 60), (unsigned)(left % 60));
     }

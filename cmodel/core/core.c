@@ -289,6 +289,7 @@ static uint32_t finish_warp_if_done(gm_core *c, gm_warp *w)
     s->live = false;
     c->resident_ctas--;
     c->stats.ctas_done++;
+    c->cta_insts_done += s->insts;
     return 1;
 }
 
@@ -412,6 +413,7 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
             .reg = in->dst, .ready = c->cycle + op_latency(c->cfg, in->op)};
     }
     c->stats.warp_insts++;
+    c->ctas[w->cta_slot].insts++;
     c->stats.thread_insts += lanes(in->mask);
     w->ibuf_pos++;
     ws->flags &= (uint8_t)~(GM_WS_DEPSOK | GM_WS_HEADMEM);

@@ -120,6 +120,7 @@ typedef struct gm_cta_slot {
     uint32_t warps_left;     /* warps that have not finished */
     uint32_t at_barrier;
     uint64_t warp_mask;      /* warp slots of the CTA's live warps */
+    uint64_t insts;          /* warp instructions its warps issued (progress reports) */
 } gm_cta_slot;
 
 /* One memory instruction waiting in the LD/ST unit. */
@@ -141,6 +142,8 @@ typedef struct gm_core {
     uint64_t cycle;          /* core cycles seen by this core */
     uint64_t next_age;
     uint32_t resident_ctas;
+    uint64_t cta_insts_done; /* warp instructions of the CTAs finished here;
+                                for progress reports, not a statistic */
     uint32_t free_warps;
     uint32_t live_warps;
     uint32_t last_issued[8]; /* per scheduler */

@@ -433,6 +433,28 @@ static uint64_t requests_ahead(const gm_config *c)
     return max_u64(max_u64(WD_MIN_AHEAD, c->core.num_cores), chan);
 }
 
+double gm_system_ctas_progress(const gm_system *s)
+{
+    uint64_t done = 0, insts = 0;
+    for (uint32_t i = 0; i < s->ncores; i++) {
+        done += s->cores[i].stats.ctas_done;
+        insts += s->cores[i].cta_insts_done;
+    }
+    if (!done)
+        return 0;
+    double mean = (double)insts / (double)done, work = (double)done;
+    for (uint32_t i = 0; i < s->ncores; i++) {
+        const gm_core *c = &s->cores[i];
+        for (uint32_t k = 0; k < GM_CORE_MAX_CTAS; k++) {
+            if (!c->ctas[k].live)
+                continue;
+            double own = (double)c->ctas[k].insts;
+            work += own >= mean ? 1.0 : own / mean;
+        }
+    }
+    return work;
+}
+
 uint64_t gm_system_watchdog_cycles(const gm_config *c)
 {
     if (c->sim.watchdog_cycles)

@@ -199,6 +199,15 @@ int gm_system_check_workload(const gm_system *s, const gm_workload *wl, gm_error
  * must be valid. */
 uint64_t gm_system_watchdog_cycles(const gm_config *c);
 
+/* The work done so far, in CTAs, for progress reports: every finished CTA
+ * counts 1, every resident one the warp instructions it has issued over
+ * the finished CTAs' mean, at most 1. Counting only finished CTAs lags by
+ * a whole wave when a grid fills the machine: the first CTAs finish when
+ * hundreds more are nearly done. Instructions rather than cycles lived,
+ * because the first CTAs to finish are the fastest of their wave, not the
+ * shortest. 0 until a CTA has finished. Reads the system only. */
+double gm_system_ctas_progress(const gm_system *s);
+
 /* ---- for designs, at build time (designs/design.h) ---- */
 
 /* Adds a clock domain of the design's own (after the four common ones;
