@@ -278,6 +278,7 @@ static uint32_t finish_warp_if_done(gm_core *c, gm_warp *w)
     c->ws[wi].flags = 0;
     shared_event(c);
     s->warp_mask &= ~(1ULL << wi);
+    s->insts += w->issued;
     age_order_remove(c, wi);
     c->free_warps++;
     c->live_warps--;
@@ -413,7 +414,7 @@ static issue_result try_issue(gm_core *c, uint32_t wi)
             .reg = in->dst, .ready = c->cycle + op_latency(c->cfg, in->op)};
     }
     c->stats.warp_insts++;
-    c->ctas[w->cta_slot].insts++;
+    w->issued++;
     c->stats.thread_insts += lanes(in->mask);
     w->ibuf_pos++;
     ws->flags &= (uint8_t)~(GM_WS_DEPSOK | GM_WS_HEADMEM);

@@ -108,6 +108,7 @@ typedef struct gm_warp {
     const gm_kernel *kernel;
     int ibuf_n, ibuf_pos;
     bool stream_done;
+    uint64_t issued;         /* warp instructions issued (progress reports) */
     uint64_t pending[4];     /* registers waiting for memory */
     gm_compute_slot compute[GM_WARP_COMPUTE];
     gm_inst *ibuf;           /* GM_WARP_IBUF instructions, in gm_core.ibufs */
@@ -120,7 +121,7 @@ typedef struct gm_cta_slot {
     uint32_t warps_left;     /* warps that have not finished */
     uint32_t at_barrier;
     uint64_t warp_mask;      /* warp slots of the CTA's live warps */
-    uint64_t insts;          /* warp instructions its warps issued (progress reports) */
+    uint64_t insts;          /* warp instructions of its finished warps (progress reports) */
 } gm_cta_slot;
 
 /* One memory instruction waiting in the LD/ST unit. */

@@ -448,7 +448,10 @@ double gm_system_ctas_progress(const gm_system *s)
         for (uint32_t k = 0; k < GM_CORE_MAX_CTAS; k++) {
             if (!c->ctas[k].live)
                 continue;
-            double own = (double)c->ctas[k].insts;
+            uint64_t issued = c->ctas[k].insts;
+            for (uint64_t m = c->ctas[k].warp_mask; m; m &= m - 1)
+                issued += c->warps[__builtin_ctzll(m)].issued;
+            double own = (double)issued;
             work += own >= mean ? 1.0 : own / mean;
         }
     }
