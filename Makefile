@@ -23,24 +23,27 @@ all: build
 deps:
 	@scripts/install-deps
 
-$(BUILD)/CMakeCache.txt:
+# A tree is configured until CMake has written its Makefile, its last
+# step: an interrupted first configure leaves CMakeCache.txt without one,
+# and keying on the cache would then skip configuring for good.
+$(BUILD)/Makefile:
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
-$(ASAN)/CMakeCache.txt:
+$(ASAN)/Makefile:
 	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DGM_SANITIZE=ON -DGM_RTL=OFF >/dev/null
 
-build: deps $(BUILD)/CMakeCache.txt
+build: deps $(BUILD)/Makefile
 	@cmake --build $(BUILD) -j $(JOBS)
 
-build-asan: deps $(ASAN)/CMakeCache.txt
+build-asan: deps $(ASAN)/Makefile
 	@cmake --build $(ASAN) -j $(JOBS)
 
 # The RTL tree: the same model plus the Verilated lockstep benches, the
 # SystemC top and gmsim-cosim (docs/verification.md, docs/cosim.md).
-$(RTLB)/CMakeCache.txt:
+$(RTLB)/Makefile:
 	@cmake -S . -B $(RTLB) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGM_RTL=ON >/dev/null
 
-build-rtl: deps $(RTLB)/CMakeCache.txt
+build-rtl: deps $(RTLB)/Makefile
 	@cmake --build $(RTLB) -j $(JOBS)
 
 # The RTL tree must build in every build type (-O3 warns where -O2 does
@@ -48,10 +51,10 @@ build-rtl: deps $(RTLB)/CMakeCache.txt
 # on the 2-core machine; the harnesses that meet third-party headers in
 # optimised code (the SystemC top and the co-simulation: target
 # rtl-release-check, tb/CMakeLists.txt) cost about one.
-$(RTLR)/CMakeCache.txt:
+$(RTLR)/Makefile:
 	@cmake -S . -B $(RTLR) -DCMAKE_BUILD_TYPE=Release -DGM_RTL=ON >/dev/null
 
-build-rtl-release: deps $(RTLR)/CMakeCache.txt
+build-rtl-release: deps $(RTLR)/Makefile
 	@cmake --build $(RTLR) -j $(JOBS) --target rtl-release-check
 
 run: build
@@ -86,7 +89,7 @@ regress-nightly: build-rtl
 # munge), runs a DC-L1 subset and the smoke regression through Slurm and
 # locally and compares them (tests/slurm/slurm_sweeps.sh). Not in `make
 # test`: it repeats the smoke regression twice (docs/sweeps.md).
-test-slurm: deps $(RTLB)/CMakeCache.txt
+test-slurm: deps $(RTLB)/Makefile
 	@scripts/install-deps --slurm
 	@cmake -S . -B $(RTLB) -DGM_SLURM_TEST=ON >/dev/null
 	@cmake --build $(RTLB) -j $(JOBS)
