@@ -173,9 +173,7 @@ static void show_progress(const gm_system *s, void *arg)
 {
     const progress_state *p = arg;
     double dt = cpu_seconds() - p->t0;
-    uint64_t ctas = 0;
-    for (uint32_t i = 0; i < s->ncores; i++)
-        ctas += s->cores[i].stats.ctas_done;
+    uint64_t ctas = gm_system_ctas_done(s);
     double work = gm_system_ctas_progress(s);
     char eta[32] = "?";
     if (work > 0 && work <= (double)p->total_ctas) {

@@ -433,13 +433,19 @@ static uint64_t requests_ahead(const gm_config *c)
     return max_u64(max_u64(WD_MIN_AHEAD, c->core.num_cores), chan);
 }
 
+uint64_t gm_system_ctas_done(const gm_system *s)
+{
+    uint64_t done = 0;
+    for (uint32_t i = 0; i < s->ncores; i++)
+        done += s->cores[i].stats.ctas_done;
+    return done;
+}
+
 double gm_system_ctas_progress(const gm_system *s)
 {
-    uint64_t done = 0, insts = 0;
-    for (uint32_t i = 0; i < s->ncores; i++) {
-        done += s->cores[i].stats.ctas_done;
+    uint64_t done = gm_system_ctas_done(s), insts = 0;
+    for (uint32_t i = 0; i < s->ncores; i++)
         insts += s->cores[i].cta_insts_done;
-    }
     if (!done)
         return 0;
     double mean = (double)insts / (double)done, work = (double)done;

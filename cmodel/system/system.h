@@ -199,6 +199,9 @@ int gm_system_check_workload(const gm_system *s, const gm_workload *wl, gm_error
  * must be valid. */
 uint64_t gm_system_watchdog_cycles(const gm_config *c);
 
+/* CTAs finished so far, over every core and kernel. */
+uint64_t gm_system_ctas_done(const gm_system *s);
+
 /* The work done so far, in CTAs, for progress reports: every finished CTA
  * counts 1, every resident one the warp instructions it has issued over
  * the finished CTAs' mean, at most 1. Counting only finished CTAs lags by
